@@ -1,0 +1,82 @@
+"""The public tf.config functions: thin wrappers over the process Context."""
+
+from __future__ import annotations
+
+from .context import context
+from .physical import PhysicalDevice
+
+
+def list_physical_devices(device_type: str | None = None) -> list:
+    """Physical devices, optionally of one type ('CPU', 'GPU'); never initializes the runtime."""
+    infos = context().physical_infos()
+    return [i.device for i in infos if device_type is None or i.device.device_type == device_type]
+
+
+def list_logical_devices(device_type: str | None = None) -> list:
+    """Logical devices ('/device:GPU:0', ...); initializes the runtime, freezing configuration."""
+    devices = context().ensure_initialized("list_logical_devices()")
+    return [d.logical_device for d in devices if device_type is None or d.device_type == device_type]
+
+
+def get_visible_devices(device_type: str | None = None) -> list:
+    """Physical devices that are visible to the runtime (all by default)."""
+    infos = context().visible_infos()
+    return [i.device for i in infos if device_type is None or i.device.device_type == device_type]
+
+
+def set_visible_devices(devices, device_type: str | None = None) -> None:
+    """Make only `devices` visible (of `device_type` when given); before initialization only."""
+    context().set_visible_devices(devices, device_type)
+
+
+def get_memory_growth(device: PhysicalDevice) -> bool:
+    """Whether a physical GPU's memory grows on demand (placeflow's default) or is preallocated."""
+    ctx = context()
+    return ctx.memory_growth(ctx.physical_info(device))
+
+
+def set_memory_growth(device: PhysicalDevice, enable: bool) -> None:
+    """Grow a physical GPU's memory on demand (True) or preallocate its limit (False)."""
+    context().set_memory_growth(device, enable)
+
+
+def get_logical_device_configuration(device: PhysicalDevice):
+    """The LogicalDeviceConfiguration list of a physical device, or None when not split."""
+    return context().logical_configuration(device)
+
+
+def set_logical_device_configuration(device: PhysicalDevice, logical_devices) -> None:
+    """Split a physical device into logical devices (GPUs need memory_limit in MB)."""
+    context().set_logical_configuration(device, logical_devices)
+
+
+def get_soft_device_placement() -> bool:
+    """Whether ops fall back to a working device when the requested one cannot run them."""
+    return context().soft_device_placement
+
+
+def set_soft_device_placement(enabled: bool) -> None:
+    """Turn soft placement on or off (may change at any time)."""
+    context().soft_device_placement = bool(enabled)
+
+
+def get_device_details(device: PhysicalDevice) -> dict:
+    """Hardware details of a physical device: GPU name and compute capability; {} for a CPU."""
+    if not isinstance(device, PhysicalDevice):
+        raise ValueError(f"device must be a tf.config.PhysicalDevice, but got: {device!r}")
+    info = context().physical_info(device)
+    if info.gpu is None:
+        return {}
+    if info.gpu.simulated:
+        return {"device_name": info.gpu.name, "simulated": True}
+    return {"device_name": info.gpu.name, "compute_capability": info.gpu.compute_capability}
+
+
+def get_log_device_placement() -> bool:
+    """Whether every op's device is logged."""
+    return context().log_device_placement
+
+
+def set_log_device_placement(enabled: bool) -> None:
+    """Log the device of every op through the 'placeflow.placement' logger (stderr)."""
+    context().log_device_placement = bool(enabled)

@@ -1,0 +1,1 @@
+"""framework: dtypes, device names and error classes (the bottom layer)."""

@@ -1,0 +1,152 @@
+"""TensorFlow-named dtypes mapped onto NumPy dtypes (bfloat16 through ml_dtypes when installed)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class DType:
+    """A tensor element type: a TensorFlow name over a NumPy dtype."""
+
+    __slots__ = ("name", "_np", "_kind")
+
+    def __init__(self, name: str, np_dtype, kind: str):
+        self.name = name
+        self._np = None if np_dtype is None else np.dtype(np_dtype)
+        self._kind = kind  # 'f' float, 'i' signed, 'u' unsigned, 'b' bool, 'c' complex, 'O' other
+
+    @property
+    def as_numpy_dtype(self):
+        """The NumPy scalar type of this dtype (TensorFlow's attribute name)."""
+        return self.numpy_dtype.type
+
+    @property
+    def numpy_dtype(self) -> np.dtype:
+        """The NumPy dtype object of this dtype."""
+        if self._np is None:
+            self._np = _load_bfloat16()
+        return self._np
+
+    @property
+    def is_floating(self) -> bool:
+        """True for float16/bfloat16/float32/float64."""
+        return self._kind == "f"
+
+    @property
+    def is_integer(self) -> bool:
+        """True for signed and unsigned integer types."""
+        return self._kind in "iu"
+
+    @property
+    def is_unsigned(self) -> bool:
+        """True for unsigned integer types."""
+        return self._kind == "u"
+
+    @property
+    def is_complex(self) -> bool:
+        """True for complex64/complex128."""
+        return self._kind == "c"
+
+    @property
+    def is_bool(self) -> bool:
+        """True for bool."""
+        return self._kind == "b"
+
+    @property
+    def size(self) -> int:
+        """Bytes per element."""
+        return 2 if self.name == "bfloat16" else self.numpy_dtype.itemsize
+
+    @property
+    def base_dtype(self) -> "DType":
+        """This dtype (placeflow has no reference dtypes)."""
+        return self
+
+    def __repr__(self) -> str:
+        return f"tf.{self.name}"
+
+    def __str__(self) -> str:
+        return repr(self)
+
+    def __eq__(self, other) -> bool:
+        if other is self:
+            return True
+        try:
+            return as_dtype(other) is self
+        except (TypeError, ValueError):
+            return False
+
+    def __ne__(self, other) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self):
+        return as_dtype, (self.name,)
+
+
+def _load_bfloat16() -> np.dtype:
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise TypeError(
+            "placeflow.bfloat16 needs the ml_dtypes package, which gives NumPy a bfloat16 type. "
+            "Install it with: pip install 'placeflow[bfloat16]' (or pip install ml_dtypes)."
+        ) from None
+    return np.dtype(ml_dtypes.bfloat16)
+
+
+float16 = DType("float16", np.float16, "f")
+bfloat16 = DType("bfloat16", None, "f")
+float32 = DType("float32", np.float32, "f")
+float64 = DType("float64", np.float64, "f")
+int8 = DType("int8", np.int8, "i")
+int16 = DType("int16", np.int16, "i")
+int32 = DType("int32", np.int32, "i")
+int64 = DType("int64", np.int64, "i")
+uint8 = DType("uint8", np.uint8, "u")
+uint16 = DType("uint16", np.uint16, "u")
+uint32 = DType("uint32", np.uint32, "u")
+uint64 = DType("uint64", np.uint64, "u")
+bool = DType("bool", np.bool_, "b")  # noqa: A001 - TensorFlow's public name
+complex64 = DType("complex64", np.complex64, "c")
+complex128 = DType("complex128", np.complex128, "c")
+string = DType("string", np.object_, "O")
+
+half = float16
+double = float64
+
+ALL_DTYPES = (
+    float16, bfloat16, float32, float64, int8, int16, int32, int64,
+    uint8, uint16, uint32, uint64, bool, complex64, complex128, string,
+)
+_BY_NAME = {d.name: d for d in ALL_DTYPES}
+_BY_NAME.update(half=float16, double=float64)
+_BY_NUMPY = {d._np: d for d in ALL_DTYPES if d._np is not None}
+
+
+def as_dtype(type_value) -> DType:
+    """Convert a DType, a NumPy dtype or type, or a name like 'float32' to a DType."""
+    if isinstance(type_value, DType):
+        return type_value
+    if isinstance(type_value, str):
+        found = _BY_NAME.get(type_value)
+        if found is not None:
+            return found
+    try:
+        np_dtype = np.dtype(type_value)
+    except TypeError:
+        np_dtype = None
+    if np_dtype is not None:
+        found = _BY_NUMPY.get(np_dtype)
+        if found is not None:
+            return found
+        if np_dtype.name == "bfloat16":
+            return bfloat16
+        if np_dtype.kind in "SU":
+            return string
+    raise TypeError(
+        f"Cannot convert {type_value!r} to a placeflow dtype. Expected a placeflow dtype "
+        f"(e.g. placeflow.float32), a NumPy dtype, or one of the names: {', '.join(sorted(_BY_NAME))}."
+    )

@@ -1,0 +1,1 @@
+"""TensorFlow's `tensorflow.python` import paths that user code relies on."""

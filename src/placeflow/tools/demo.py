@@ -1,0 +1,55 @@
+"""`placeflow demo`: the seed walkthrough, each example in a fresh process (configuration freezes)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ..config import physical
+from ..config.simulated import ENV_VAR
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+SECTIONS = [
+    ("Device names", "device_names.py", {}),
+    ("Two logical GPUs of 1024 MB on one GPU (seed 002; CUDA_VISIBLE_DEVICES=0)", "virtual_gpus.py",
+     {"CUDA_VISIBLE_DEVICES": "0"}),
+    ("Only the first GPU visible (seed 002)", "visible_devices.py", {}),
+    ("Memory growth, and configuration frozen after initialization (seed 002)", "memory_growth.py", {}),
+]
+
+
+def _environment(simulated_gpus: int) -> tuple[dict, str]:
+    env = dict(os.environ)
+    if env.get(ENV_VAR):
+        return env, f"Using simulated GPUs, as {ENV_VAR}={env[ENV_VAR]} asks."
+    infos, reason = physical.discover(env)
+    if any(i.kind == "cuda" for i in infos):
+        return env, f"Running on real GPUs: {reason}."
+    env[ENV_VAR] = str(simulated_gpus)
+    return env, (f"No usable CUDA GPU here ({reason}).\nUsing {simulated_gpus} SIMULATED GPUs "
+                 f"({ENV_VAR}={simulated_gpus}): NumPy kernels, separate memory, GPU placement rules.")
+
+
+def _banner(title: str) -> None:
+    print(f"\n=== {title} " + "=" * max(3, 74 - len(title)))
+
+
+def run_demo(simulated_gpus: int = 4) -> int:
+    """Run every demo section; return a process exit code."""
+    env, note = _environment(simulated_gpus)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH")]))
+    print("placeflow demo\n" + note)
+    _banner("placeflow devices")
+    subprocess.run([sys.executable, "-m", "placeflow", "devices"], env=env, check=False)
+    failures = 0
+    for title, script, extra_env in SECTIONS:
+        _banner(title)
+        settings = "".join(f"{k}={v} " for k, v in extra_env.items())
+        print(f"$ {settings}python examples/{script}")
+        sys.stdout.flush()
+        result = subprocess.run([sys.executable, str(EXAMPLES / script)], env={**env, **extra_env}, check=False)
+        failures += result.returncode != 0
+    print(f"\n{len(SECTIONS) - failures} of {len(SECTIONS)} demo sections ran cleanly.")
+    return 1 if failures else 0

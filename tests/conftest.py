@@ -1,0 +1,35 @@
+"""Shared fixtures: every test gets a fresh process Context with an explicit environment."""
+
+import os
+
+import pytest
+
+from placeflow.config.context import reset_context
+from placeflow.config.cuda_probe import probe_cuda
+
+NO_CUDA = {"PLACEFLOW_DISABLE_CUDA": "1"}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_context():
+    reset_context(dict(NO_CUDA))
+    yield
+    reset_context(dict(NO_CUDA))
+
+
+@pytest.fixture
+def make_context():
+    """make_context(PLACEFLOW_SIMULATED_GPUS='2', ...) -> a fresh Context over exactly that environment."""
+    def make(**env):
+        return reset_context({**NO_CUDA, **{k: str(v) for k, v in env.items()}})
+    return make
+
+
+def pytest_collection_modifyitems(config, items):
+    probe = probe_cuda(os.environ)
+    if probe.gpus:
+        return
+    skip = pytest.mark.skip(reason=f"needs a CUDA GPU: {probe.reason}")
+    for item in items:
+        if "cuda" in item.keywords:
+            item.add_marker(skip)
