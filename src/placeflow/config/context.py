@@ -146,7 +146,7 @@ class Context:
             raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
         if self._logical_configs.get(device):
             raise ValueError("Cannot set memory growth on device when virtual devices configured")
-        if self._memory_growth.get(device) == bool(enable):
+        if self._memory_growth.get(device, self.memory_growth(info)) == bool(enable):
             return
         self._refuse_if_initialized("Physical devices cannot be modified after being initialized")
         self._memory_growth[device] = bool(enable)

@@ -1,0 +1,21 @@
+"""Run Python snippets in a fresh interpreter with a chosen environment (config freezes per process)."""
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+ENV_VARS = ("PLACEFLOW_SIMULATED_GPUS", "PLACEFLOW_DISABLE_CUDA", "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER",
+            "TF_FORCE_GPU_ALLOW_GROWTH")
+
+
+def run_python(code: str, env: dict | None = None, args=()) -> subprocess.CompletedProcess:
+    """Run `code` (or `-m` args when code is '') with src/ on the path; return the finished process."""
+    environ = {k: v for k, v in os.environ.items() if k not in ENV_VARS}
+    environ["PLACEFLOW_DISABLE_CUDA"] = "1"
+    environ.update(env or {})
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SRC, environ.get("PYTHONPATH")]))
+    command = [sys.executable, *args] if not code else [sys.executable, "-c", textwrap.dedent(code)]
+    return subprocess.run(command, env=environ, capture_output=True, text=True, timeout=120)
