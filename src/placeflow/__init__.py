@@ -4,6 +4,24 @@ Use it as `import placeflow as tf`. Importing never imports CuPy nor touches CUD
 """
 
 from . import compat, config, debugging, errors, python, test  # noqa: F401
+from . import ops as _kernels  # noqa: F401  (registers every kernel)
+from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
+from .api import experimental, math, nn, random  # noqa: F401
+from .api.array_ops import (  # noqa: F401
+    concat, expand_dims, eye, fill, one_hot, ones, ones_like, range, reshape, shape, split, squeeze, stack,
+    strided_slice, tile, transpose, zeros, zeros_like,
+)
+from .api.convert import constant, convert_to_tensor  # noqa: F401
+from .api.device import device  # noqa: F401
+from .api.math_ops import (  # noqa: F401
+    abs, add, add_n, argmax, argmin, cast, clip_by_value, divide, equal, exp, greater, greater_equal, identity,
+    less, less_equal, log, logical_and, logical_not, logical_or, matmul, maximum, minimum, multiply, negative,
+    not_equal, pow, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, sigmoid, sqrt, square, subtract,
+    tanh, where,
+)
+from .eager.tensor import EagerTensor as Tensor  # noqa: F401
+from .eager.variables import Variable  # noqa: F401
+from .framework.tensor_shape import TensorShape  # noqa: F401
 from .framework import dtypes
 from .framework.device_spec import DeviceSpec
 from .framework.dtypes import (  # noqa: F401

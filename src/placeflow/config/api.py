@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import placement_log
 from .context import context
 from .physical import PhysicalDevice
 
@@ -57,7 +58,7 @@ def get_soft_device_placement() -> bool:
 
 def set_soft_device_placement(enabled: bool) -> None:
     """Turn soft placement on or off (may change at any time)."""
-    context().soft_device_placement = bool(enabled)
+    context().set_placement_flag("soft_device_placement", enabled)
 
 
 def get_device_details(device: PhysicalDevice) -> dict:
@@ -78,5 +79,17 @@ def get_log_device_placement() -> bool:
 
 
 def set_log_device_placement(enabled: bool) -> None:
-    """Log the device of every op through the 'placeflow.placement' logger (stderr)."""
+    """Log the device of every op through the 'placeflow.placement' logger (stderr unless redirected)."""
     context().log_device_placement = bool(enabled)
+    if enabled:
+        placement_log.ensure_handler()
+
+
+def get_strict_placement() -> bool:
+    """Whether implicit fallbacks and implicit cross-device copies raise instead of happening."""
+    return context().strict_placement
+
+
+def set_strict_placement(enabled: bool) -> None:
+    """Turn every soft/kernel fallback and every implicit cross-device copy into an error."""
+    context().set_placement_flag("strict_placement", enabled)

@@ -44,9 +44,16 @@ class Context:
         self._inter_op_threads = 0
         self._intra_op_threads = 0
         self.soft_device_placement = True
+        self.strict_placement = False
         self.log_device_placement = False
+        self.placement_cache: dict = {}  # filled by the placement layer; cleared when a flag changes
         self._logical = None
         self.init_site = None
+
+    def set_placement_flag(self, name: str, value: bool) -> None:
+        """Set soft_device_placement or strict_placement; cached placement decisions are dropped."""
+        setattr(self, name, bool(value))
+        self.placement_cache = {}
 
     # -- physical devices -------------------------------------------------------------------
     def physical_infos(self) -> list:

@@ -1,0 +1,157 @@
+"""Array construction and shaping: zeros, ones, fill, range, eye, reshape, concat, stack, split, slicing."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..eager.execute import execute
+from ..framework import dtypes
+from .convert import as_tensor_or_none, convert_to_tensor, host_array, operands
+
+
+def _ints(value) -> tuple:
+    tensor = as_tensor_or_none(value)
+    value = tensor.numpy().tolist() if tensor is not None else value
+    return (int(value),) if np.ndim(value) == 0 else tuple(int(v) for v in value)
+
+
+def fill(dims, value, name=None):
+    """A tensor of shape `dims` filled with `value` (Fill)."""
+    tensor = as_tensor_or_none(value)
+    host = tensor.numpy() if tensor is not None else host_array(value)
+    dtype = dtypes.as_dtype(host.dtype)
+    return execute("Fill", (), dtype, {"shape": _ints(dims), "dtype": dtype, "value": host}, name=name)
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    """A tensor of zeros."""
+    dtype = dtypes.as_dtype(dtype)
+    return execute("Fill", (), dtype, {"shape": _ints(shape), "dtype": dtype, "value": 0}, name=name)
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    """A tensor of ones."""
+    dtype = dtypes.as_dtype(dtype)
+    return execute("Fill", (), dtype, {"shape": _ints(shape), "dtype": dtype, "value": 1}, name=name)
+
+
+def zeros_like(input, dtype=None, name=None):  # noqa: A002
+    """Zeros with the shape (and dtype) of `input`."""
+    x = convert_to_tensor(input)
+    return execute("ZerosLike", (x,), x.dtype, name=name) if dtype is None else zeros(x.shape, dtype)
+
+
+def ones_like(input, dtype=None, name=None):  # noqa: A002
+    """Ones with the shape (and dtype) of `input`."""
+    x = convert_to_tensor(input)
+    return execute("OnesLike", (x,), x.dtype, name=name) if dtype is None else ones(x.shape, dtype)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+    """start, start + delta, ... up to (not including) limit (Range)."""
+    if limit is None:
+        start, limit = 0, start
+    values = [float(as_tensor_or_none(v).numpy()) if as_tensor_or_none(v) is not None else v for v in (start, limit, delta)]
+    if dtype is None:
+        dtype = dtypes.float32 if any(isinstance(v, float) for v in values) else dtypes.int32
+    dtype = dtypes.as_dtype(dtype)
+    return execute("Range", (), dtype, {"start": values[0], "limit": values[1], "delta": values[2], "dtype": dtype},
+                   name=name)
+
+
+def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
+    """An identity matrix."""
+    dtype = dtypes.as_dtype(dtype)
+    attrs = {"num_rows": int(num_rows), "num_columns": int(num_columns or num_rows), "dtype": dtype}
+    return execute("Eye", (), dtype, attrs, name=name)
+
+
+def reshape(tensor, shape, name=None):
+    """`tensor` with a new shape of the same size (-1 infers one dimension)."""
+    x = convert_to_tensor(tensor)
+    return execute("Reshape", (x,), x.dtype, {"shape": _ints(shape)}, name=name)
+
+
+def transpose(a, perm=None, name="transpose"):
+    """`a` with its dimensions permuted (reversed when perm is None)."""
+    x = convert_to_tensor(a)
+    return execute("Transpose", (x,), x.dtype, {"perm": None if perm is None else _ints(perm)}, name=name)
+
+
+def expand_dims(input, axis, name=None):  # noqa: A002
+    """`input` with a new dimension of size 1 at `axis`."""
+    x = convert_to_tensor(input)
+    return execute("ExpandDims", (x,), x.dtype, {"axis": int(axis)}, name=name)
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002
+    """`input` without its dimensions of size 1 (or only those in `axis`)."""
+    x = convert_to_tensor(input)
+    return execute("Squeeze", (x,), x.dtype, {"axis": None if axis is None else _ints(axis)}, name=name)
+
+
+def tile(input, multiples, name=None):  # noqa: A002
+    """`input` repeated `multiples` times along each dimension."""
+    x = convert_to_tensor(input)
+    return execute("Tile", (x,), x.dtype, {"multiples": _ints(multiples)}, name=name)
+
+
+def concat(values, axis, name="concat"):
+    """Tensors joined along an existing dimension (ConcatV2)."""
+    inputs, dtype = operands("ConcatV2", list(values))
+    return execute("ConcatV2", inputs, dtype, {"axis": int(axis)}, name=name)
+
+
+def stack(values, axis=0, name="stack"):
+    """Tensors joined along a new dimension (Pack)."""
+    inputs, dtype = operands("Pack", list(values))
+    return execute("Pack", inputs, dtype, {"axis": int(axis)}, name=name)
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+    """A list of tensors: `value` cut into equal parts, or into parts of the given sizes."""
+    x = convert_to_tensor(value)
+    if np.ndim(num_or_size_splits) == 0 and as_tensor_or_none(num_or_size_splits) is None:
+        count = int(num_or_size_splits)
+        if x.shape[axis] % count:
+            raise ValueError(f"Dimension {axis} of size {x.shape[axis]} cannot be split into {count} equal parts; "
+                             "pass a list of sizes instead.")
+        sections = count
+    else:
+        sizes = list(_ints(num_or_size_splits))
+        if sum(sizes) != x.shape[axis]:
+            raise ValueError(f"The size splits {sizes} must sum to dimension {axis} of size {x.shape[axis]}.")
+        sections = list(np.cumsum(sizes)[:-1])
+    return execute("Split", (x,), x.dtype, {"num_or_sections": sections, "axis": int(axis)}, name=name)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """Vectors with `on_value` at each index and `off_value` elsewhere."""
+    x = convert_to_tensor(indices)
+    dtype = dtypes.as_dtype(dtype or dtypes.float32)
+    attrs = {"depth": int(depth), "on_value": 1 if on_value is None else on_value,
+             "off_value": 0 if off_value is None else off_value, "axis": -1 if axis is None else int(axis),
+             "dtype": dtype}
+    return execute("OneHot", (x,), dtype, attrs, name=name)
+
+
+def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    """The shape of `input` as a 1-D tensor."""
+    x = convert_to_tensor(input)
+    return execute("Shape", (x,), dtypes.as_dtype(out_type), {"out_type": dtypes.as_dtype(out_type)}, name=name)
+
+
+def slice_key(key):
+    """A NumPy index from a Python index that may hold tensors."""
+    if isinstance(key, tuple):
+        return tuple(slice_key(k) for k in key)
+    if isinstance(key, slice):
+        return slice(*(slice_key(v) if v is not None else None for v in (key.start, key.stop, key.step)))
+    tensor = as_tensor_or_none(key) if key is not None and key is not Ellipsis else None
+    return tensor.numpy() if tensor is not None else key
+
+
+def strided_slice(tensor, key, name=None):
+    """tensor[key] (StridedSlice): ints, slices, Ellipsis, None (new axis)."""
+    x = convert_to_tensor(tensor)
+    return execute("StridedSlice", (x,), x.dtype, {"key": slice_key(key)}, name=name)

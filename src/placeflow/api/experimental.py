@@ -1,0 +1,5 @@
+"""placeflow.experimental: the placement report and DLPack."""
+
+from ..placement.report import PlacementReport, placement_report  # noqa: F401
+from ..placement.report import reset as reset_placement_report  # noqa: F401
+from . import dlpack  # noqa: F401

@@ -1,0 +1,284 @@
+"""Elementwise math, matmul, add_n, cast, reductions and comparisons."""
+
+from __future__ import annotations
+
+from ..eager.execute import execute
+from ..eager.tensor import EagerTensor
+from ..framework import dtypes, errors
+from .convert import as_tensor_or_none, convert_to_tensor, operands
+
+
+def _binary(op: str, x, y, name=None):
+    if x.__class__ is EagerTensor and y.__class__ is EagerTensor and x._value.dtype == y._value.dtype:
+        return execute(op, (x, y), x.dtype, name=name)
+    inputs, dtype = operands(op, (x, y))
+    return execute(op, inputs, dtype, name=name)
+
+
+def _unary(op: str, x, name=None):
+    if x.__class__ is not EagerTensor:
+        x = convert_to_tensor(x)
+    return execute(op, (x,), x.dtype, name=name)
+
+
+def add(x, y, name=None):
+    """x + y elementwise (AddV2)."""
+    return _binary("AddV2", x, y, name)
+
+
+def subtract(x, y, name=None):
+    """x - y elementwise (Sub)."""
+    return _binary("Sub", x, y, name)
+
+
+def multiply(x, y, name=None):
+    """x * y elementwise (Mul)."""
+    return _binary("Mul", x, y, name)
+
+
+def divide(x, y, name=None):
+    """x / y; integers are divided as float64, as in TensorFlow (RealDiv)."""
+    (x, y), dtype = operands("RealDiv", (x, y))
+    if dtype.is_integer:
+        x, y = cast(_tensor(x), dtypes.float64), cast(_tensor(y), dtypes.float64)
+        dtype = dtypes.float64
+    return execute("RealDiv", (x, y), dtype, name=name)
+
+
+def floordiv(x, y, name=None):
+    """x // y elementwise (FloorDiv)."""
+    return _binary("FloorDiv", x, y, name)
+
+
+def floormod(x, y, name=None):
+    """x % y elementwise (FloorMod)."""
+    return _binary("FloorMod", x, y, name)
+
+
+def pow(x, y, name=None):  # noqa: A001 - TensorFlow's public name
+    """x ** y elementwise (Pow)."""
+    return _binary("Pow", x, y, name)
+
+
+def maximum(x, y, name=None):
+    """Elementwise maximum."""
+    return _binary("Maximum", x, y, name)
+
+
+def minimum(x, y, name=None):
+    """Elementwise minimum."""
+    return _binary("Minimum", x, y, name)
+
+
+def squared_difference(x, y, name=None):
+    """(x - y) ** 2 elementwise."""
+    return _binary("SquaredDifference", x, y, name)
+
+
+def equal(x, y, name=None):
+    """x == y elementwise (bool)."""
+    return _binary("Equal", x, y, name)
+
+
+def not_equal(x, y, name=None):
+    """x != y elementwise (bool)."""
+    return _binary("NotEqual", x, y, name)
+
+
+def less(x, y, name=None):
+    """x < y elementwise (bool)."""
+    return _binary("Less", x, y, name)
+
+
+def less_equal(x, y, name=None):
+    """x <= y elementwise (bool)."""
+    return _binary("LessEqual", x, y, name)
+
+
+def greater(x, y, name=None):
+    """x > y elementwise (bool)."""
+    return _binary("Greater", x, y, name)
+
+
+def greater_equal(x, y, name=None):
+    """x >= y elementwise (bool)."""
+    return _binary("GreaterEqual", x, y, name)
+
+
+def logical_and(x, y, name=None):
+    """x and y elementwise."""
+    return _binary("LogicalAnd", x, y, name)
+
+
+def logical_or(x, y, name=None):
+    """x or y elementwise."""
+    return _binary("LogicalOr", x, y, name)
+
+
+def logical_not(x, name=None):
+    """not x elementwise."""
+    return _unary("LogicalNot", x, name)
+
+
+def negative(x, name=None):
+    """-x (Neg)."""
+    return _unary("Neg", x, name)
+
+
+def abs(x, name=None):  # noqa: A001
+    """|x| elementwise."""
+    return _unary("Abs", x, name)
+
+
+def sign(x, name=None):
+    """-1, 0 or 1 elementwise."""
+    return _unary("Sign", x, name)
+
+
+def square(x, name=None):
+    """x * x elementwise."""
+    return _unary("Square", x, name)
+
+
+def sqrt(x, name=None):
+    """Square root elementwise."""
+    return _unary("Sqrt", x, name)
+
+
+def rsqrt(x, name=None):
+    """1 / sqrt(x) elementwise."""
+    return _unary("Rsqrt", x, name)
+
+
+def reciprocal(x, name=None):
+    """1 / x elementwise."""
+    return _unary("Reciprocal", x, name)
+
+
+def exp(x, name=None):
+    """e ** x elementwise."""
+    return _unary("Exp", x, name)
+
+
+def log(x, name=None):
+    """Natural logarithm elementwise."""
+    return _unary("Log", x, name)
+
+
+def tanh(x, name=None):
+    """Hyperbolic tangent elementwise."""
+    return _unary("Tanh", x, name)
+
+
+def sigmoid(x, name=None):
+    """1 / (1 + e ** -x) elementwise."""
+    return _unary("Sigmoid", x, name)
+
+
+def identity(x, name=None):
+    """x, on the device of the current scope: the explicit way to copy a tensor."""
+    return _unary("Identity", x, name)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
+    """Matrix product a @ b (MatMul), batched over leading dimensions."""
+    (a, b), dtype = operands("MatMul", (a, b))
+    attrs = {"transpose_a": True} if transpose_a else None
+    if transpose_b:
+        attrs = dict(attrs or {}, transpose_b=True)
+    return execute("MatMul", (a, b), dtype, attrs, name=name)
+
+
+def add_n(inputs, name=None):
+    """The elementwise sum of a list of same-shaped tensors (AddN)."""
+    if not inputs:
+        raise ValueError("add_n needs at least one input tensor, got an empty list.")
+    values, dtype = operands("AddN", list(inputs))
+    shapes = {tuple(getattr(v, "shape", ())) for v in values}
+    if len(shapes) > 1:
+        raise errors.InvalidArgumentError(None, None, f"Inputs to operation AddN must have the same shape; got "
+                                          f"{sorted(shapes)}. [Op:AddN]")
+    return execute("AddN", values, dtype, name=name)
+
+
+def cast(x, dtype, name=None):
+    """x converted to `dtype` (Cast; like TensorFlow's docs say, it has only a CPU kernel here)."""
+    x = convert_to_tensor(x)
+    dtype = dtypes.as_dtype(dtype)
+    if x.dtype == dtype:
+        return x
+    return execute("Cast", (x,), x.dtype, {"dtype": dtype}, name=name)
+
+
+def _axis(axis):
+    if axis is None:
+        return None
+    tensor = as_tensor_or_none(axis)
+    value = tensor.numpy().tolist() if tensor is not None else axis
+    return tuple(value) if isinstance(value, (list, tuple)) else int(value)
+
+
+def _reduce(op: str, x, axis, keepdims, name):
+    x = convert_to_tensor(x)
+    attrs = {"axis": _axis(axis), "keepdims": bool(keepdims)}
+    return execute(op, (x,), x.dtype, attrs, name=name)
+
+
+def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+    """Sum over `axis` (all axes when None)."""
+    return _reduce("Sum", input_tensor, axis, keepdims, name)
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean over `axis` (all axes when None)."""
+    return _reduce("Mean", input_tensor, axis, keepdims, name)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    """Maximum over `axis` (all axes when None)."""
+    return _reduce("Max", input_tensor, axis, keepdims, name)
+
+
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    """Minimum over `axis` (all axes when None)."""
+    return _reduce("Min", input_tensor, axis, keepdims, name)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+    """Product over `axis` (all axes when None)."""
+    return _reduce("Prod", input_tensor, axis, keepdims, name)
+
+
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    """Index of the largest value along `axis` (0 when None)."""
+    x = convert_to_tensor(input)
+    attrs = {"axis": 0 if axis is None else int(axis), "output_type": dtypes.as_dtype(output_type)}
+    return execute("ArgMax", (x,), x.dtype, attrs, name=name)
+
+
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    """Index of the smallest value along `axis` (0 when None)."""
+    x = convert_to_tensor(input)
+    attrs = {"axis": 0 if axis is None else int(axis), "output_type": dtypes.as_dtype(output_type)}
+    return execute("ArgMin", (x,), x.dtype, attrs, name=name)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """t with values below min raised to min and above max lowered to max."""
+    (t, low, high), dtype = operands("ClipByValue", (t, clip_value_min, clip_value_max))
+    return execute("ClipByValue", (t, low, high), dtype, name=name)
+
+
+def where(condition, x=None, y=None, name=None):
+    """Elementwise x where condition else y (SelectV2); with only a condition, the true indices."""
+    condition = convert_to_tensor(condition)
+    if x is None and y is None:
+        return execute("Where", (condition,), condition.dtype, name=name)
+    if x is None or y is None:
+        raise ValueError("where() needs both x and y, or neither.")
+    (x, y), dtype = operands("SelectV2", (x, y))
+    return execute("SelectV2", (condition, x, y), dtype, name=name)
+
+
+def _tensor(value):
+    return value if value.__class__ is EagerTensor else convert_to_tensor(value)

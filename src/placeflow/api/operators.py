@@ -1,0 +1,30 @@
+"""Python operators on tensors and variables (+ - * / @ ** comparisons, indexing), as TensorFlow installs them."""
+
+from ..eager.tensor import EagerTensor
+from ..eager.variables import Variable
+from . import array_ops, math_ops
+
+_BINARY = {
+    "add": math_ops.add, "sub": math_ops.subtract, "mul": math_ops.multiply, "truediv": math_ops.divide,
+    "floordiv": math_ops.floordiv, "mod": math_ops.floormod, "pow": math_ops.pow, "matmul": math_ops.matmul,
+    "and": math_ops.logical_and, "or": math_ops.logical_or,
+}
+_COMPARE = {"lt": math_ops.less, "le": math_ops.less_equal, "gt": math_ops.greater, "ge": math_ops.greater_equal,
+            "eq": math_ops.equal, "ne": math_ops.not_equal}
+_UNARY = {"neg": math_ops.negative, "abs": math_ops.abs, "invert": math_ops.logical_not}
+
+
+def _install(cls) -> None:
+    for name, fn in _BINARY.items():
+        setattr(cls, f"__{name}__", (lambda f: lambda self, other: f(self, other))(fn))
+        setattr(cls, f"__r{name}__", (lambda f: lambda self, other: f(other, self))(fn))
+    for name, fn in _COMPARE.items():
+        setattr(cls, f"__{name}__", (lambda f: lambda self, other: f(self, other))(fn))
+    for name, fn in _UNARY.items():
+        setattr(cls, f"__{name}__", (lambda f: lambda self: f(self))(fn))
+    cls.__getitem__ = lambda self, key: array_ops.strided_slice(self, key)
+
+
+_install(EagerTensor)
+_install(Variable)
+Variable.__hash__ = lambda self: id(self)

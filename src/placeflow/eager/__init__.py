@@ -1,0 +1,1 @@
+"""eager: tensors and op dispatch (place -> copy inputs -> run kernel -> log)."""

@@ -1,0 +1,91 @@
+"""Eager op dispatch: place (cached) -> copy inputs -> run the kernel -> wrap -> log.
+
+The hot path is one ContextVar read, one dict lookup keyed on what decides placement
+(op, requested device, dtype, variable device), an identity check per input, the kernel,
+and a flag check for logging. Everything else happens once per key in `_decide`.
+"""
+
+from __future__ import annotations
+
+from ..config import context as context_module
+from ..config.placement_log import logger as placement_logger
+from ..framework import errors
+from ..placement import policy, report
+from ..placement.scope import current as current_scope
+from ..placement.scope import resolve
+from ..runtime.transfer import copy_array
+from .tensor import EagerTensor
+
+COPY_EXEMPT_OPS = frozenset({"Identity", "_EagerConst", "VarHandleOp"})  # explicit placements
+
+
+class OpInfo:
+    """What a device function sees of an op: its type, name and dtype."""
+
+    __slots__ = ("type", "name", "dtype", "device")
+
+    def __init__(self, op_type, name, dtype):
+        self.type, self.name, self.dtype, self.device = op_type, name or op_type, dtype, ""
+
+    def __repr__(self):
+        return f"<OpInfo {self.type} name={self.name!r} dtype={self.dtype}>"
+
+
+def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
+    """Run `op` eagerly on the device placement chooses; returns an EagerTensor (or a list)."""
+    ctx = context_module._context or context_module.context()
+    scope = current_scope.get()
+    if scope is None:
+        key = (op, None, dtype, resource)
+    elif scope.fn is None:
+        key = (op, scope.key, dtype, resource)
+    else:
+        key = (op, resolve(scope, OpInfo(op, name, dtype)), dtype, resource)
+    decision = ctx.placement_cache.get(key)
+    if decision is None:
+        decision = _decide(ctx, key, name)
+    device = decision.device
+    args = [x._value if x.__class__ is EagerTensor and x._device is device else _to_device(x, device, op, i, ctx)
+            for i, x in enumerate(inputs)]
+    decision.count += 1
+    fn = decision.kernel.fn
+    if device.is_cuda:
+        with device.activate():
+            out = fn(device.xp, *args, **attrs) if attrs else fn(device.xp, *args)
+    else:
+        out = fn(device._xp, *args, **attrs) if attrs else fn(device._xp, *args)
+    if ctx.log_device_placement:
+        placement_logger.info("Executing op %s in device %s", op, device.name)
+    if out.__class__ is tuple:
+        return [EagerTensor(o, device) for o in out]
+    return EagerTensor(out, device)
+
+
+def _decide(ctx, key, name):
+    op, requested, dtype, resource = key
+    try:
+        decision = policy.place(ctx, op, requested, dtype, resource)
+    except errors.OpError as exc:
+        if name and exc.message.count(" name: \n") == 1:
+            exc._message = exc.message.replace(" name: \n", f" name: {name}\n", 1)
+            exc.args = (exc._message,)
+        raise
+    ctx.placement_cache[key] = decision
+    return decision
+
+
+def _to_device(value, device, op, index, ctx):
+    """An input that is not already on `device`: a host literal, or a tensor to copy."""
+    if value.__class__ is not EagerTensor:
+        return device.xp.asarray(value) if device.is_cuda else value
+    src = value._device
+    if ctx.strict_placement and op not in COPY_EXEMPT_OPS:
+        raise errors.InvalidArgumentError(None, None, (
+            f"Tensors on conflicting devices: cannot compute {op} as input #{index} was expected to be on "
+            f"{device.name} but is actually on {src.name} (operation running on {device.name}) Tensors can be "
+            "copied explicitly using: `with tf.device(device_name): x = tf.identity(x)` [Op:{op}]\n"
+            "placeflow: strict placement forbids implicit copies; copy explicitly as shown, or turn it off "
+            "with placeflow.config.experimental.set_strict_placement(False).".replace("{op}", op)))
+    copied = copy_array(value._value, src, device)
+    report.count_copy(src.name, device.name, copied.nbytes)
+    return copied

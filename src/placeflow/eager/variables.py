@@ -1,0 +1,114 @@
+"""Variable: mutable state on one device; every op on it runs on that device (colocation)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework import errors
+from .execute import execute
+from .tensor import EagerTensor, numpy_repr
+
+
+class Variable:
+    """A mutable tensor placed once (scope, or GPU:0 when it has a kernel for the dtype)."""
+
+    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None):
+        from ..api.convert import convert_to_tensor  # the api layer converts Python values
+
+        if initial_value is None:
+            raise ValueError("initial_value must be specified, e.g. placeflow.Variable(3.0).")
+        if callable(initial_value):
+            initial_value = initial_value()
+        value = initial_value._as_tensor() if isinstance(initial_value, Variable) else initial_value
+        value = value if isinstance(value, EagerTensor) else convert_to_tensor(value, dtype=dtype)
+        if dtype is not None and value.dtype != dtype:
+            raise errors.InvalidArgumentError(None, None, f"Variable dtype {dtype!r} does not match its initial "
+                                               f"value's dtype {value.dtype!r}; cast the value first.")
+        self._name = name or "Variable"
+        self._trainable = trainable
+        handle = execute("VarHandleOp", (value,), value.dtype, name=self._name)
+        self._device = handle._device
+        self._value = handle._value
+
+    # -- reading ----------------------------------------------------------------------------
+    def _as_tensor(self) -> EagerTensor:
+        return execute("ReadVariableOp", (EagerTensor(self._value, self._device),), self.dtype,
+                       resource=self._device, name=self._name)
+
+    def read_value(self) -> EagerTensor:
+        """The current value as a tensor on the variable's device."""
+        return self._as_tensor()
+
+    value = read_value
+
+    def numpy(self) -> np.ndarray:
+        """The current value as a NumPy array."""
+        return EagerTensor(self._value, self._device).numpy()
+
+    def __array__(self, dtype=None, copy=None):
+        array = np.asarray(self.numpy())
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    # -- writing ----------------------------------------------------------------------------
+    def _update(self, op: str, value, read_value: bool):
+        from ..api.convert import convert_to_tensor
+
+        value = value._as_tensor() if isinstance(value, Variable) else value
+        tensor = value if isinstance(value, EagerTensor) else convert_to_tensor(value, dtype=self.dtype)
+        if tensor.dtype != self.dtype:
+            raise errors.InvalidArgumentError(None, None, (
+                f"Cannot update variable with shape {self.shape} and dtype {self.dtype.name} using a value of "
+                f"dtype {tensor.dtype.name}. [Op:{op}]\nplaceflow: cast the value with placeflow.cast(value, {self.dtype!r})."))
+        if tuple(tensor.shape) != tuple(self.shape):
+            raise errors.InvalidArgumentError(None, None, (
+                f"Cannot update variable with shape {self.shape} using a Tensor with shape {tensor.shape}, "
+                f"shapes must be equal. [Op:{op}]"))
+        result = execute(op, (EagerTensor(self._value, self._device), tensor), self.dtype,
+                         resource=self._device, name=self._name)
+        self._value = result._value
+        return self._as_tensor() if read_value else self
+
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        """Set the variable to `value` (same shape and dtype); the old value is untouched on error."""
+        return self._update("AssignVariableOp", value, read_value)
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        """Add `delta` to the variable."""
+        return self._update("AssignAddVariableOp", delta, read_value)
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        """Subtract `delta` from the variable."""
+        return self._update("AssignSubVariableOp", delta, read_value)
+
+    # -- description ------------------------------------------------------------------------
+    @property
+    def device(self) -> str:
+        """The canonical name of the variable's device."""
+        return self._device.name
+
+    @property
+    def dtype(self):
+        """The variable's dtype."""
+        return EagerTensor(self._value, self._device).dtype
+
+    @property
+    def shape(self):
+        """The variable's shape."""
+        return EagerTensor(self._value, self._device).shape
+
+    @property
+    def name(self) -> str:
+        """'Variable:0' (or the given name with ':0')."""
+        return f"{self._name}:0"
+
+    @property
+    def trainable(self) -> bool:
+        """Whether optimizers update this variable."""
+        return self._trainable
+
+    def __repr__(self) -> str:
+        text = numpy_repr(self.numpy())
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={text}>"
+
+    def __hash__(self):
+        return id(self)

@@ -1,0 +1,40 @@
+"""TensorShape: a tensor's dimensions, printed as TensorFlow prints them."""
+
+from __future__ import annotations
+
+
+class TensorShape(tuple):
+    """An immutable tuple of dimensions; str() is '(2, 3)', repr() is 'TensorShape([2, 3])'."""
+
+    __slots__ = ()
+
+    @property
+    def rank(self) -> int:
+        """Number of dimensions."""
+        return len(self)
+
+    @property
+    def ndims(self) -> int:
+        """Number of dimensions (TensorFlow 1 name)."""
+        return len(self)
+
+    def as_list(self) -> list:
+        """The dimensions as a list."""
+        return list(self)
+
+    def num_elements(self) -> int:
+        """Product of the dimensions."""
+        total = 1
+        for dim in self:
+            total *= dim
+        return total
+
+    def __str__(self) -> str:
+        return "(" + ", ".join(str(d) for d in self) + ("," if len(self) == 1 else "") + ")"
+
+    def __repr__(self) -> str:
+        return f"TensorShape({list(self)})"
+
+    def __getitem__(self, key):
+        result = tuple.__getitem__(self, key)
+        return TensorShape(result) if isinstance(key, slice) else result

@@ -1,0 +1,58 @@
+"""Array-shaping kernels: reshape, transpose, concat, stack, split, slicing, fill, range, one_hot."""
+
+from ..framework import dtypes as d
+from .registry import ALL, ANY, INTS, NUMBERS, REAL_NUMBERS, register
+
+
+@register("_EagerConst", ANY)
+def _const(xp, host_array):
+    return xp.asarray(host_array)
+
+
+register("Reshape", ANY)(lambda xp, a, shape: xp.reshape(a, shape))
+register("Transpose", ANY)(lambda xp, a, perm=None: xp.transpose(a, perm))
+register("ConcatV2", ANY)(lambda xp, *arrays, axis: xp.concatenate(arrays, axis=axis))
+register("Pack", ANY)(lambda xp, *arrays, axis=0: xp.stack(arrays, axis=axis))
+register("ExpandDims", ANY)(lambda xp, a, axis: xp.expand_dims(a, axis))
+register("Squeeze", ANY)(lambda xp, a, axis=None: xp.squeeze(a, axis=axis))
+register("ZerosLike", ALL)(lambda xp, a: xp.zeros_like(a))
+register("OnesLike", ALL)(lambda xp, a: xp.ones_like(a))
+register("Tile", ANY)(lambda xp, a, multiples: xp.tile(a, multiples))
+
+
+@register("StridedSlice", ANY)
+def _slice(xp, a, key):
+    result = a[key]
+    return result.copy() if hasattr(result, "copy") and result.ndim else xp.asarray(result)
+
+
+@register("Split", ANY)
+def _split(xp, a, num_or_sections, axis=0):
+    return tuple(xp.split(a, num_or_sections, axis=axis))
+
+
+@register("Fill", ALL)
+def _fill(xp, shape, dtype, value):
+    return xp.full(shape, value, dtype=dtype.numpy_dtype)
+
+
+@register("Range", REAL_NUMBERS - {d.int8, d.int16, d.uint8, d.uint16})
+def _range(xp, start, limit, delta, dtype):
+    return xp.arange(start, limit, delta, dtype=dtype.numpy_dtype)
+
+
+@register("Eye", NUMBERS | {d.bool})
+def _eye(xp, num_rows, num_columns, dtype):
+    return xp.eye(num_rows, num_columns, dtype=dtype.numpy_dtype)
+
+
+@register("OneHot", ALL)
+def _one_hot(xp, indices, depth, on_value, off_value, axis, dtype):
+    hot = xp.expand_dims(indices, -1) == xp.arange(depth)
+    out = xp.where(hot, on_value, off_value).astype(dtype.numpy_dtype)
+    return out if axis in (-1, out.ndim - 1) else xp.moveaxis(out, -1, axis)
+
+
+@register("Shape", ANY, gpu=INTS)
+def _shape(xp, a, out_type):
+    return xp.asarray(a.shape, dtype=out_type.numpy_dtype)

@@ -1,0 +1,1 @@
+"""placement: device scopes, the placement policy shared by eager and graph mode, the report."""

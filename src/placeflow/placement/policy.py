@@ -1,0 +1,151 @@
+"""The placement policy, shared by eager and graph mode: which device runs an op, and why.
+
+Order of decisions (TensorFlow's eager rules):
+1. an op on a variable runs on the variable's device ('variable');
+2. a requested device (scope) is honoured when it exists and has a kernel ('scope');
+3. otherwise, with soft placement, type and index are dropped and the first device that has
+   a kernel is taken ('soft fallback', logged once per op and request); without it, an error;
+4. with no request, the first device of the highest-priority type with a kernel: GPU:0,
+   else CPU:0 ('default', or 'kernel fallback' when a GPU exists but has no kernel).
+Strict placement turns both fallbacks into errors.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..framework import errors
+from ..framework.device_spec import LOCAL_JOB, DeviceSpec, is_complete_specification
+from ..ops.registry import find_kernel, list_kernels, registered_ops
+from ..runtime import registry
+from . import report
+
+log = logging.getLogger("placeflow.placement")
+
+
+class UnknownDeviceError(errors.InvalidArgumentError, RuntimeError):
+    """A device outside this process was requested (TensorFlow raises RuntimeError here)."""
+
+
+class Decision:
+    """Where one kind of op runs: device, kernel, reason; counts its own executions."""
+
+    __slots__ = ("op", "device", "kernel", "reason", "detail", "count", "requested")
+
+    def __init__(self, op, device, kernel, reason, detail="", requested=None):
+        self.op, self.device, self.kernel = op, device, kernel
+        self.reason, self.detail, self.requested = reason, detail, requested
+        self.count = 0
+
+
+def place(ctx, op: str, requested: str | None, dtype, resource_device=None) -> Decision:
+    """Choose the device and kernel for `op` with input dtype `dtype` under request `requested`."""
+    devices = registry.devices(ctx)
+    supported = [t for t in registry.DEVICE_TYPE_PRIORITY if find_kernel(op, t, dtype) is not None]
+    if not supported:
+        raise _no_kernel_anywhere(op, dtype)
+    if resource_device is not None:
+        decision = _on_resource_device(op, dtype, resource_device, requested)
+    elif requested:
+        decision = _on_requested(ctx, devices, op, requested, dtype, supported)
+    else:
+        decision = _by_default(ctx, devices, op, dtype, supported)
+    report.remember(decision)
+    return decision
+
+
+def _decision(op, device, dtype, reason, detail="", requested=None) -> Decision:
+    return Decision(op, device, find_kernel(op, device.device_type, dtype), reason, detail, requested)
+
+
+def _on_resource_device(op, dtype, device, requested) -> Decision:
+    if find_kernel(op, device.device_type, dtype) is None:
+        raise errors.InvalidArgumentError(None, None, (
+            f"{op} on a {_dtype_name(dtype)} variable has no kernel on {device.name}. "
+            f"[Op:{op}] name: \nplaceflow: create the variable on a device that supports "
+            f"{_dtype_name(dtype)} (kernels: {list_kernels(op)})."))
+    return _decision(op, device, dtype, "variable", f"colocated with its variable on {device.short_name}", requested)
+
+
+def _on_requested(ctx, devices, op, requested, dtype, supported) -> Decision:
+    spec = DeviceSpec.from_string(requested)
+    if spec.job not in (None, LOCAL_JOB) or spec.replica not in (None, 0) or spec.task not in (None, 0):
+        raise _unknown_device(requested)
+    match = _first_match(devices, spec, supported)
+    if match is not None:
+        return _decision(op, match, dtype, "scope", "", requested)
+    why = _why_unsatisfied(devices, spec, op, dtype)
+    if not ctx.soft_device_placement:
+        raise _unsatisfiable(devices, op, requested, supported, why)
+    fallback = _first_match(devices, spec.replace(device_type=None, device_index=None), supported)
+    detail = f"requested {_short(requested)}: {why}"
+    if ctx.strict_placement:
+        raise _strict(op, f"asked for {_short(requested)} and would fall back to {fallback.short_name} ({why})")
+    log.warning("%s fell back from %s to %s: %s.", op, _short(requested), fallback.short_name, why)
+    return _decision(op, fallback, dtype, "soft fallback", detail, requested)
+
+
+def _by_default(ctx, devices, op, dtype, supported) -> Decision:
+    device = _first_match(devices, DeviceSpec(), supported)
+    if devices[0].device_type == device.device_type:
+        return _decision(op, device, dtype, "default")
+    detail = f"no {devices[0].device_type} kernel for {_dtype_name(dtype)}"
+    if ctx.strict_placement:
+        raise _strict(op, f"would run on {device.short_name}: {detail}")
+    return _decision(op, device, dtype, "kernel fallback", detail)
+
+
+def _first_match(devices, spec, supported):
+    for device_type in supported:
+        for device in devices:
+            if device.device_type == device_type and is_complete_specification(spec, device.spec):
+                return device
+    return None
+
+
+def _why_unsatisfied(devices, spec, op, dtype) -> str:
+    if not any(is_complete_specification(spec, d.spec) for d in devices):
+        return f"no device {_short(spec.to_string())} exists"
+    return f"no {spec.device_type} kernel for {op} with {_dtype_name(dtype)}"
+
+
+def _unsatisfiable(devices, op, requested, supported, why) -> errors.InvalidArgumentError:
+    names = ", ".join(d.name for d in sorted(devices, key=lambda d: d.name))
+    short_names = ", ".join(d.short_name for d in devices)
+    return errors.InvalidArgumentError(None, None, (
+        f"Could not satisfy device specification '{requested}'. enable_soft_placement=0. "
+        f"Supported device types [{', '.join(supported)}]. All available devices [{names}]. [Op:{op}] name: \n"
+        f"placeflow: {why} (devices here: {short_names}). Ask for one of those devices, or turn soft "
+        "placement on with placeflow.config.set_soft_device_placement(True) to fall back automatically; "
+        f"placeflow.config.experimental.list_kernels({op!r}) lists {op}'s kernels."))
+
+
+def _unknown_device(requested: str) -> UnknownDeviceError:
+    return UnknownDeviceError(None, None, (
+        f"Error copying tensor to device: {requested}. {requested} unknown device.\n"
+        f"placeflow: only this process (/job:{LOCAL_JOB}/replica:0/task:0) has devices; "
+        "drop the job, replica and task from the device name (e.g. '/device:GPU:0')."))
+
+
+def _no_kernel_anywhere(op: str, dtype) -> errors.NotFoundError:
+    if op not in registered_ops():
+        return errors.NotFoundError(None, None, f"Op type not registered '{op}' in placeflow. [Op:{op}]")
+    kernels = "\n".join(f"  device='{t}'; T in [{', '.join(names)}]" for t, names in list_kernels(op))
+    return errors.NotFoundError(None, None, (
+        f"Could not find device for node: {{{{node {op}}}}} = {op}[T={_dtype_name(dtype)}]\n"
+        f"All kernels registered for op {op}:\n{kernels}\n [Op:{op}]\n"
+        f"placeflow: {op} has no kernel for {_dtype_name(dtype)}; cast the input to one of the types above."))
+
+
+def _strict(op: str, what: str) -> errors.InvalidArgumentError:
+    return errors.InvalidArgumentError(None, None, (
+        f"Strict placement: {op} {what}. [Op:{op}]\nplaceflow: place it explicitly with "
+        "placeflow.device(...), or allow fallbacks with placeflow.config.experimental.set_strict_placement(False)."))
+
+
+def _short(name: str) -> str:
+    return name.rsplit("/", 1)[-1].replace("device:", "") if "/device:" in name else name
+
+
+def _dtype_name(dtype) -> str:
+    return "no dtype" if dtype is None else dtype.name

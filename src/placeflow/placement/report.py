@@ -1,0 +1,72 @@
+"""The placement report: where ops ran and why, and the bytes copied between devices."""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+
+_lock = threading.Lock()
+_decisions: list = []     # every Decision ever made; each counts its own executions
+_copies: dict = defaultdict(lambda: [0, 0])  # (src, dst) -> [count, bytes]
+
+
+def remember(decision) -> None:
+    """Keep a new placement decision for the report."""
+    with _lock:
+        _decisions.append(decision)
+
+
+def count_copy(src: str, dst: str, nbytes: int) -> None:
+    """Record one copy of `nbytes` from device `src` to device `dst`."""
+    with _lock:
+        entry = _copies[(src, dst)]
+        entry[0] += 1
+        entry[1] += nbytes
+
+
+def reset() -> None:
+    """Forget every count (decisions stay cached, their counts restart at zero)."""
+    with _lock:
+        for decision in _decisions:
+            decision.count = 0
+        _copies.clear()
+
+
+class PlacementReport:
+    """Op counts per (op, device, reason) and copies per (source, destination)."""
+
+    def __init__(self, ops: list, copies: list):
+        self.ops = ops          # dicts: op, device, reason, detail, count
+        self.copies = copies    # dicts: source, destination, count, bytes
+
+    def __str__(self) -> str:
+        lines = ["Placement report", f"  {'OP':24} {'DEVICE':8} {'COUNT':>7}  WHY"]
+        for row in self.ops:
+            lines.append(f"  {row['op']:24} {row['device']:8} {row['count']:7d}  {row['reason']}"
+                         + (f": {row['detail']}" if row["detail"] else ""))
+        lines.append(f"  {'COPY':33} {'COUNT':>7}  BYTES")
+        for row in self.copies:
+            lines.append(f"  {row['source'] + ' -> ' + row['destination']:33} {row['count']:7d}  {row['bytes']}")
+        if not self.copies:
+            lines.append("  (no copies between devices)")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def _short(name: str) -> str:
+    return name.rsplit("/device:", 1)[-1]
+
+
+def placement_report() -> PlacementReport:
+    """A snapshot of where ops ran and why, and of the copies between devices."""
+    merged: dict = defaultdict(int)
+    with _lock:
+        for d in _decisions:
+            if d.count:
+                merged[(d.op, _short(d.device.name), d.reason, d.detail)] += d.count
+        copies = [{"source": _short(s), "destination": _short(t), "count": c, "bytes": b}
+                  for (s, t), (c, b) in sorted(_copies.items())]
+    ops = [{"op": op, "device": dev, "reason": reason, "detail": detail, "count": count}
+           for (op, dev, reason, detail), count in sorted(merged.items())]
+    return PlacementReport(ops, copies)

@@ -1,0 +1,69 @@
+"""Device scopes: `with device(...)` per thread (contextvars), merged field by field as in TensorFlow."""
+
+from __future__ import annotations
+
+import contextvars
+
+from ..framework.device_spec import DeviceSpec
+
+CPU_BASE = DeviceSpec.from_string("/job:localhost/replica:0/task:0/device:CPU:0")
+
+
+class Scope:
+    """One active device scope: a merged full name, a device function, or a cleared scope."""
+
+    __slots__ = ("key", "spec", "fn", "parent")
+
+    def __init__(self, key, spec, fn, parent):
+        self.key = key        # the merged device name string; None when unscoped or a function decides
+        self.spec = spec      # DeviceSpec of key
+        self.fn = fn          # device function called with each op, or None
+        self.parent = parent  # the enclosing Scope (or None)
+
+
+current = contextvars.ContextVar("placeflow_device_scope", default=None)
+
+
+def _as_spec(device) -> DeviceSpec:
+    if isinstance(device, DeviceSpec):
+        return device
+    name = getattr(device, "name", None) if not isinstance(device, str) else device
+    if isinstance(name, str) and hasattr(device, "device_type") and not isinstance(device, str):
+        return DeviceSpec.from_string(name)
+    return DeviceSpec.from_string(device)
+
+
+def make_scope(device, parent: Scope | None) -> Scope:
+    """The scope `with device(device)` opens inside `parent`."""
+    if device is None:
+        return Scope(None, None, None, parent)
+    if callable(device) and not isinstance(device, (str, DeviceSpec)):
+        return Scope(None, None, device, parent)
+    spec = _as_spec(device)
+    if spec.to_string() == "":
+        return parent if parent is not None else Scope(None, None, None, None)
+    base = parent.spec if parent is not None and parent.spec is not None else CPU_BASE
+    merged = base.make_merged_spec(spec)
+    return Scope(merged.to_string(), merged, None, parent)
+
+
+def resolve(scope: Scope, op_info) -> str | None:
+    """The requested device name for one op under `scope` (calls device functions)."""
+    while scope is not None and scope.fn is not None:
+        chosen = scope.fn(op_info)
+        if chosen:
+            spec = _as_spec(chosen)
+            base = _outer_spec(scope.parent)
+            return base.make_merged_spec(spec).to_string()
+        scope = scope.parent
+    return scope.key if scope is not None else None
+
+
+def _outer_spec(scope: Scope | None) -> DeviceSpec:
+    while scope is not None:
+        if scope.spec is not None:
+            return scope.spec
+        if scope.fn is None:
+            break
+        scope = scope.parent
+    return CPU_BASE

@@ -1,0 +1,1 @@
+"""runtime: logical device objects (name, type, array namespace) and copies between them."""
