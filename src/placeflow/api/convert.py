@@ -26,7 +26,10 @@ def host_array(value, dtype=None) -> np.ndarray:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if dtype.is_bool and raw.dtype.kind != "b":
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
-        return np.array(raw, dtype=dtype.numpy_dtype, copy=True)
+        try:
+            return np.array(raw, dtype=dtype.numpy_dtype, copy=True)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}: {exc}") from None
     array = np.array(value, copy=True)
     if isinstance(value, (np.ndarray, np.generic)):
         return array

@@ -7,8 +7,8 @@ import numpy as np
 
 def to_host(value) -> np.ndarray:
     """A NumPy array with the value's data (a device->host copy for CuPy arrays)."""
-    if isinstance(value, np.ndarray):
-        return value
+    if isinstance(value, (np.ndarray, np.generic)):
+        return np.asarray(value)
     return value.get()
 
 
