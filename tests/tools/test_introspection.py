@@ -72,10 +72,11 @@ def test_devices_cli_says_why_there_is_no_gpu():
 
 
 def test_demo_runs_every_section():
-    out = run_python("", args=["-m", "placeflow", "demo", "--simulated-gpus", "2"])
+    out = run_python("", args=["-m", "placeflow", "demo", "--simulated-gpus", "4"])
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "Using 2 SIMULATED GPUs" in out.stdout
+    assert "Using 4 SIMULATED GPUs" in out.stdout
     assert "1 Physical GPU, 2 Logical GPUs" in out.stdout
-    assert "2 Physical GPUs, 1 Logical GPU" in out.stdout
+    assert "4 Physical GPUs, 1 Logical GPU" in out.stdout
     assert "Physical devices cannot be modified after being initialized" in out.stdout
-    assert "4 of 4 demo sections ran cleanly." in out.stdout
+    assert "Executing op AddN in device /job:localhost/replica:0/task:0/device:CPU:0" in out.stdout
+    assert "10 of 10 demo sections ran cleanly." in out.stdout

@@ -182,6 +182,9 @@ def identity(x, name=None):
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product a @ b (MatMul), batched over leading dimensions."""
+    if not (transpose_a or transpose_b) and a.__class__ is EagerTensor and b.__class__ is EagerTensor \
+            and a._value.dtype == b._value.dtype:
+        return execute("MatMul", (a, b), a.dtype, name=name)
     (a, b), dtype = operands("MatMul", (a, b))
     attrs = {"transpose_a": True} if transpose_a else None
     if transpose_b:

@@ -17,6 +17,13 @@ SECTIONS = [
      {"CUDA_VISIBLE_DEVICES": "0"}),
     ("Only the first GPU visible (seed 002)", "visible_devices.py", {}),
     ("Memory growth, and configuration frozen after initialization (seed 002)", "memory_growth.py", {}),
+    ("Logging device placement: MatMul prefers GPU:0 (seeds 000, 002)", "seed_log_placement.py", {}),
+    ("Constants pinned to the CPU, MatMul on the GPU, copies counted (seeds 000, 002)",
+     "seed_manual_placement.py", {}),
+    ("A GPU that does not exist, without and with soft placement (seeds 000, 002)", "seed_unknown_gpu.py", {}),
+    ("Manual replication over GPUs, AddN on the CPU (seeds 000, 002)", "seed_manual_replication.py", {}),
+    ("Ops without GPU kernels, and device functions (seeds 002, 003)", "seed_kernels_and_variables.py", {}),
+    ("Use the GPU if one is available (seed 004)", "seed_gpu_if_available.py", {}),
 ]
 
 
@@ -39,6 +46,7 @@ def _banner(title: str) -> None:
 def run_demo(simulated_gpus: int = 4) -> int:
     """Run every demo section; return a process exit code."""
     env, note = _environment(simulated_gpus)
+    env["PYTHONUNBUFFERED"] = "1"  # keep printed values and placement lines in order
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH")]))
     print("placeflow demo\n" + note)
     _banner("placeflow devices")
@@ -49,7 +57,8 @@ def run_demo(simulated_gpus: int = 4) -> int:
         settings = "".join(f"{k}={v} " for k, v in extra_env.items())
         print(f"$ {settings}python examples/{script}")
         sys.stdout.flush()
-        result = subprocess.run([sys.executable, str(EXAMPLES / script)], env={**env, **extra_env}, check=False)
+        result = subprocess.run([sys.executable, str(EXAMPLES / script)], env={**env, **extra_env}, check=False,
+                                stderr=subprocess.STDOUT)
         failures += result.returncode != 0
     print(f"\n{len(SECTIONS) - failures} of {len(SECTIONS)} demo sections ran cleanly.")
     return 1 if failures else 0
