@@ -11,7 +11,7 @@ from .api.array_ops import (  # noqa: F401
     concat, expand_dims, eye, fill, one_hot, ones, ones_like, range, reshape, shape, split, squeeze, stack,
     strided_slice, tile, transpose, zeros, zeros_like,
 )
-from .api.convert import constant, convert_to_tensor  # noqa: F401
+from .eager.convert import constant, convert_to_tensor  # noqa: F401
 from .api.device import device  # noqa: F401
 from .api.math_ops import (  # noqa: F401
     abs, add, add_n, argmax, argmin, cast, clip_by_value, divide, equal, exp, greater, greater_equal, identity,

@@ -4,7 +4,6 @@ from tests.helpers import run_python
 
 LIST = """
 import placeflow as tf
-ctx = tf.config.list_physical_devices
 for d in tf.config.list_logical_devices():
     print(d.name)
 """

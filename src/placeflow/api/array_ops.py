@@ -6,7 +6,7 @@ import numpy as np
 
 from ..eager.execute import execute
 from ..framework import dtypes
-from .convert import as_tensor_or_none, convert_to_tensor, host_array, operands
+from ..eager.convert import as_tensor_or_none, convert_to_tensor, host_array, operands
 
 
 def _ints(value) -> tuple:

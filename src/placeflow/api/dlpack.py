@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..eager.tensor import EagerTensor
-from .convert import convert_to_tensor
+from ..eager.convert import convert_to_tensor
 
 
 class _Capsule:

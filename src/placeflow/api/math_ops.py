@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..eager.execute import execute
 from ..eager.tensor import EagerTensor
 from ..framework import dtypes, errors
-from .convert import as_tensor_or_none, convert_to_tensor, operands
+from ..eager.convert import as_tensor_or_none, convert_to_tensor, operands
 
 
 def _binary(op: str, x, y, name=None):

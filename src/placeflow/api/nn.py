@@ -1,7 +1,7 @@
 """placeflow.nn: activations."""
 
 from ..eager.execute import execute
-from .convert import convert_to_tensor
+from ..eager.convert import convert_to_tensor
 from .math_ops import sigmoid, tanh  # noqa: F401 - also public under nn
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import errors
+from .convert import convert_to_tensor
 from .execute import execute
 from .tensor import EagerTensor, numpy_repr
 
@@ -13,8 +14,6 @@ class Variable:
     """A mutable tensor placed once (scope, or GPU:0 when it has a kernel for the dtype)."""
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None):
-        from ..api.convert import convert_to_tensor  # the api layer converts Python values
-
         if initial_value is None:
             raise ValueError("initial_value must be specified, e.g. placeflow.Variable(3.0).")
         if callable(initial_value):
@@ -51,8 +50,6 @@ class Variable:
 
     # -- writing ----------------------------------------------------------------------------
     def _update(self, op: str, value, read_value: bool):
-        from ..api.convert import convert_to_tensor
-
         value = value._as_tensor() if isinstance(value, Variable) else value
         tensor = value if isinstance(value, EagerTensor) else convert_to_tensor(value, dtype=self.dtype)
         if tensor.dtype != self.dtype:

@@ -25,12 +25,11 @@ current = contextvars.ContextVar("placeflow_device_scope", default=None)
 
 
 def _as_spec(device) -> DeviceSpec:
+    """A DeviceSpec from a name, a DeviceSpec, or anything with a `.name` (LogicalDevice)."""
     if isinstance(device, DeviceSpec):
         return device
-    name = getattr(device, "name", None) if not isinstance(device, str) else device
-    if isinstance(name, str) and hasattr(device, "device_type") and not isinstance(device, str):
-        return DeviceSpec.from_string(name)
-    return DeviceSpec.from_string(device)
+    name = getattr(device, "name", None)
+    return DeviceSpec.from_string(name if isinstance(name, str) and not isinstance(device, str) else device)
 
 
 def make_scope(device, parent: Scope | None) -> Scope:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import dtypes, errors
-from ..eager.execute import execute
-from ..eager.tensor import EagerTensor
+from .execute import execute
+from .tensor import EagerTensor
 
 
 def as_tensor_or_none(value):
