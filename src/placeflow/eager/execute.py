@@ -77,7 +77,10 @@ def _decide(ctx, key, name):
 def _to_device(value, device, op, index, ctx):
     """An input that is not already on `device`: a host literal, or a tensor to copy."""
     if value.__class__ is not EagerTensor:
-        return device.xp.asarray(value) if device.is_cuda else value
+        if not device.is_cuda:
+            return value
+        with device.activate():  # upload onto this GPU, not whichever one is current
+            return device.xp.asarray(value)
     src = value._device
     if ctx.strict_placement and op not in COPY_EXEMPT_OPS:
         raise errors.InvalidArgumentError(None, None, (
