@@ -75,18 +75,18 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return tensor
     if dtype is None and dtype_hint is not None:
         try:
-            return constant(value, dtype=dtype_hint)
+            return constant(value, dtype=dtype_hint, name=name or "Const")
         except (TypeError, ValueError):
             pass
-    return constant(value, dtype=dtype)
+    return constant(value, dtype=dtype, name=name or "Const")
 
 
-def operands(op: str, values, dtype_hint=None) -> tuple:
+def operands(op: str, values) -> tuple:
     """Inputs of `op` that must share one dtype: tensors as they are, literals as host arrays."""
     tensors = [as_tensor_or_none(v) for v in values]
     dtype = next((t.dtype for t in tensors if t is not None), None)
     if dtype is None:
-        dtype = dtypes.as_dtype(dtype_hint) if dtype_hint is not None else dtypes.as_dtype(host_array(values[0]).dtype)
+        dtype = dtypes.as_dtype(host_array(values[0]).dtype)
     out = []
     for index, (value, tensor) in enumerate(zip(values, tensors)):
         if tensor is None:

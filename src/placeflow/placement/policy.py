@@ -30,11 +30,11 @@ class UnknownDeviceError(errors.InvalidArgumentError, RuntimeError):
 class Decision:
     """Where one kind of op runs: device, kernel, reason; counts its own executions."""
 
-    __slots__ = ("op", "device", "kernel", "reason", "detail", "count", "requested")
+    __slots__ = ("op", "device", "kernel", "reason", "detail", "count")
 
-    def __init__(self, op, device, kernel, reason, detail="", requested=None):
+    def __init__(self, op, device, kernel, reason, detail=""):
         self.op, self.device, self.kernel = op, device, kernel
-        self.reason, self.detail, self.requested = reason, detail, requested
+        self.reason, self.detail = reason, detail
         self.count = 0
 
 
@@ -45,7 +45,7 @@ def place(ctx, op: str, requested: str | None, dtype, resource_device=None) -> D
     if not supported:
         raise _no_kernel_anywhere(op, dtype)
     if resource_device is not None:
-        decision = _on_resource_device(op, dtype, resource_device, requested)
+        decision = _on_resource_device(op, dtype, resource_device)
     elif requested:
         decision = _on_requested(ctx, devices, op, requested, dtype, supported)
     else:
@@ -54,17 +54,17 @@ def place(ctx, op: str, requested: str | None, dtype, resource_device=None) -> D
     return decision
 
 
-def _decision(op, device, dtype, reason, detail="", requested=None) -> Decision:
-    return Decision(op, device, find_kernel(op, device.device_type, dtype), reason, detail, requested)
+def _decision(op, device, dtype, reason, detail="") -> Decision:
+    return Decision(op, device, find_kernel(op, device.device_type, dtype), reason, detail)
 
 
-def _on_resource_device(op, dtype, device, requested) -> Decision:
+def _on_resource_device(op, dtype, device) -> Decision:
     if find_kernel(op, device.device_type, dtype) is None:
         raise errors.InvalidArgumentError(None, None, (
             f"{op} on a {_dtype_name(dtype)} variable has no kernel on {device.name}. "
             f"[Op:{op}] name: \nplaceflow: create the variable on a device that supports "
             f"{_dtype_name(dtype)} (kernels: {list_kernels(op)})."))
-    return _decision(op, device, dtype, "variable", f"colocated with its variable on {device.short_name}", requested)
+    return _decision(op, device, dtype, "variable", f"colocated with its variable on {device.short_name}")
 
 
 def _on_requested(ctx, devices, op, requested, dtype, supported) -> Decision:
@@ -73,7 +73,7 @@ def _on_requested(ctx, devices, op, requested, dtype, supported) -> Decision:
         raise _unknown_device(requested)
     match = _first_match(devices, spec, supported)
     if match is not None:
-        return _decision(op, match, dtype, "scope", "", requested)
+        return _decision(op, match, dtype, "scope")
     why = _why_unsatisfied(devices, spec, op, dtype)
     if not ctx.soft_device_placement:
         raise _unsatisfiable(devices, op, requested, supported, why)
@@ -82,7 +82,7 @@ def _on_requested(ctx, devices, op, requested, dtype, supported) -> Decision:
     if ctx.strict_placement:
         raise _strict(op, f"asked for {_short(requested)} and would fall back to {fallback.short_name} ({why})")
     log.warning("%s fell back from %s to %s: %s.", op, _short(requested), fallback.short_name, why)
-    return _decision(op, fallback, dtype, "soft fallback", detail, requested)
+    return _decision(op, fallback, dtype, "soft fallback", detail)
 
 
 def _by_default(ctx, devices, op, dtype, supported) -> Decision:
