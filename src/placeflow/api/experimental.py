@@ -1,5 +1,6 @@
-"""placeflow.experimental: the placement report and DLPack."""
+"""placeflow.experimental: the placement report, the memory summary and DLPack."""
 
 from ..placement.report import PlacementReport, placement_report  # noqa: F401
 from ..placement.report import reset as reset_placement_report  # noqa: F401
 from . import dlpack  # noqa: F401
+from ..tools.memory_view import memory_summary  # noqa: F401,E402

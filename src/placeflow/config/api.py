@@ -93,3 +93,13 @@ def get_strict_placement() -> bool:
 def set_strict_placement(enabled: bool) -> None:
     """Turn every soft/kernel fallback and every implicit cross-device copy into an error."""
     context().set_placement_flag("strict_placement", enabled)
+
+
+def get_per_process_memory_fraction() -> float | None:
+    """The fraction of each GPU's total memory this process may use, or None for the default limit."""
+    return context().memory_fraction
+
+
+def set_per_process_memory_fraction(fraction: float) -> None:
+    """Limit every GPU (not split into logical devices) to `fraction` of its total memory; 0 resets."""
+    context().set_memory_fraction(fraction)

@@ -41,6 +41,7 @@ class Context:
         self._visible = None  # None: all physical devices visible
         self._memory_growth: dict = {}
         self._logical_configs: dict = {}
+        self._memory_fraction = None
         self._inter_op_threads = 0
         self._intra_op_threads = 0
         self.soft_device_placement = True
@@ -96,7 +97,8 @@ class Context:
             return self._logical
         visible = self.visible_infos()
         self._check_growth_agrees(visible)
-        return logical.plan(visible, self._logical_configs, self.memory_growth, self.environ)
+        return logical.plan(visible, self._logical_configs, self.memory_growth, self.environ,
+                            lambda _physical: self._memory_fraction)
 
     def _refuse_if_initialized(self, message: str) -> None:
         if self._logical is not None:
@@ -165,6 +167,30 @@ class Context:
             raise ValueError(f"Memory growth cannot differ between GPU devices: {growth}. "
                              "Call set_memory_growth(gpu, same_value) for every GPU.")
 
+    # -- memory fraction --------------------------------------------------------------------
+    @property
+    def memory_fraction(self) -> float | None:
+        """The fraction of each GPU's total memory the process may use (None: free less a reserve)."""
+        return self._memory_fraction
+
+    def set_memory_fraction(self, fraction) -> None:
+        """Limit every unsplit GPU to `fraction` of its total memory (0 or None: the default limit)."""
+        if fraction is not None and (isinstance(fraction, bool) or not isinstance(fraction, (int, float))):
+            raise TypeError(f"per_process_gpu_memory_fraction must be a number in (0, 1], got {fraction!r}.")
+        fraction = float(fraction) if fraction else None
+        if fraction is not None and not 0 < fraction <= 1:
+            raise ValueError(
+                f"per_process_gpu_memory_fraction={fraction!r} is outside (0, 1]. TensorFlow reads a value above 1 "
+                "as oversubscription through unified memory, which placeflow does not support; pass a fraction "
+                "such as 0.4, or 0 for the default limit.")
+        if fraction is not None and any(c for d, c in self._logical_configs.items() if d.device_type == "GPU"):
+            raise ValueError("It's invalid to set per_process_gpu_memory_fraction when virtual_devices is set.\n"
+                             "placeflow: a GPU split into logical devices takes each one's memory_limit instead.")
+        if fraction == self._memory_fraction:
+            return
+        self._refuse_if_initialized("Physical devices cannot be modified after being initialized")
+        self._memory_fraction = fraction
+
     # -- logical (virtual) device configuration ---------------------------------------------
     def logical_configuration(self, device) -> list | None:
         """The LogicalDeviceConfiguration list of a physical device, or None."""
@@ -182,6 +208,9 @@ class Context:
             _check_fits(info, configs)
         if (self._logical_configs.get(device) or []) == configs:
             return
+        if configs and info.device.device_type == "GPU" and self._memory_fraction is not None:
+            raise ValueError("It's invalid to set per_process_gpu_memory_fraction when virtual_devices is set.\n"
+                             "placeflow: call set_per_process_memory_fraction(0) first, or leave this GPU unsplit.")
         self._refuse_if_initialized("Virtual devices cannot be modified after being initialized")
         self._logical_configs[device] = configs
 

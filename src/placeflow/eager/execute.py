@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..config import context as context_module
 from ..config.placement_log import logger as placement_logger
 from ..framework import errors
+from ..memory.oom import DeviceOutOfMemory, log_exhausted
 from ..placement import policy, report
 from ..placement.scope import current as current_scope
 from ..placement.scope import resolve
@@ -49,16 +50,22 @@ def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
             for i, x in enumerate(inputs)]
     decision.count += 1
     fn = decision.kernel.fn
-    if device.is_cuda:
-        with device.activate():
-            out = fn(device.xp, *args, **attrs) if attrs else fn(device.xp, *args)
-    else:
-        out = fn(device._xp, *args, **attrs) if attrs else fn(device._xp, *args)
+    try:
+        if device.is_cuda:
+            with device.activate():
+                out = fn(device.xp, *args, **attrs) if attrs else fn(device.xp, *args)
+        else:
+            out = fn(device._xp, *args, **attrs) if attrs else fn(device._xp, *args)
+        if out.__class__ is tuple:
+            outputs = [EagerTensor(device.adopt(o), device) for o in out]
+        else:
+            outputs = EagerTensor(device.adopt(out), device)
+    except DeviceOutOfMemory as exc:
+        log_exhausted(exc, op)
+        raise exc.for_op(op, name) from None
     if ctx.log_device_placement:
         placement_logger.info("Executing op %s in device %s", op, device.name)
-    if out.__class__ is tuple:
-        return [EagerTensor(o, device) for o in out]
-    return EagerTensor(out, device)
+    return outputs
 
 
 def _decide(ctx, key, name):

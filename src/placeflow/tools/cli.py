@@ -1,4 +1,4 @@
-"""The `placeflow` command: `placeflow devices`, `placeflow demo`."""
+"""The `placeflow` command: `placeflow devices`, `placeflow memory`, `placeflow demo`."""
 
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ def main(argv=None) -> int:
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("devices", help="list physical and logical devices, memory, growth, real or simulated")
+    memory = commands.add_parser("memory", help="run a script (optional), then show every device's memory")
+    memory.add_argument("script", nargs="?", help="a Python script to run first, as `python SCRIPT ARGS`")
+    memory.add_argument("args", nargs=argparse.REMAINDER, help="the script's arguments")
     demo = commands.add_parser("demo", help="walk through the seed programs")
     demo.add_argument("--simulated-gpus", type=int, default=4,
                       help="simulated GPUs to use when no CUDA GPU is usable (default 4)")
@@ -24,11 +27,29 @@ def main(argv=None) -> int:
         from .devices_view import render
         print(render())
         return 0
+    if args.command == "memory":
+        return _memory(args.script, args.args)
     if args.command == "demo":
         from .demo import run_demo
         return run_demo(args.simulated_gpus)
     parser.print_help()
     return 2
+
+
+def _memory(script, script_args) -> int:
+    import runpy
+    from .memory_view import memory_summary
+    namespace = {}  # the script's globals stay alive, so the table shows what it still holds
+    if script:
+        sys.argv = [script, *script_args]
+        try:
+            namespace = runpy.run_path(script, run_name="__main__")
+        except SystemExit as stop:
+            if stop.code not in (None, 0):
+                print(f"placeflow memory: {script} exited with {stop.code}", file=sys.stderr)
+    print(memory_summary())
+    del namespace
+    return 0
 
 
 if __name__ == "__main__":

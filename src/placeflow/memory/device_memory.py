@@ -1,0 +1,150 @@
+"""A logical device's memory: its allocator, and how arrays are charged to it and given back.
+
+- Simulated GPUs and CPUs: kernels allocate with NumPy; `adopt(array)` charges the array's
+  root buffer (the array that owns the bytes; views share it) to the allocator, and a weak
+  reference gives the bytes back when the last view of that buffer dies.
+- CUDA GPUs: `cupy_malloc` is installed as CuPy's allocator while a kernel runs on the
+  device, so every CuPy allocation is a chunk of this device's BFC pool, wrapped without a
+  copy; the chunk goes back when CuPy drops its last reference to the memory.
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import numpy as np
+
+from .bfc import BFCAllocator, VirtualAddressSpace
+from .host import HostAccounting
+from .oom import DeviceOutOfMemory
+
+SIMULATED_ADDRESS_BASE = 0x7F0000000000
+
+
+class _ArrayOwner(weakref.ref):
+    """Dies with a host buffer, then queues its chunk back to the allocator."""
+
+    __slots__ = ("chunk", "allocator", "owners", "key")
+
+
+def _array_died(owner: _ArrayOwner) -> None:
+    owner.allocator.queue_free(owner.chunk)
+    if owner.owners.get(owner.key) is owner:
+        del owner.owners[owner.key]
+
+
+class _ChunkOwner:
+    """Owner of a CUDA chunk, held by CuPy's UnownedMemory; queues the chunk back when dropped."""
+
+    __slots__ = ("chunk", "allocator")
+
+    def __init__(self, chunk, allocator):
+        self.chunk, self.allocator = chunk, allocator
+
+    def __del__(self):
+        self.allocator.queue_free(self.chunk)
+
+
+class CudaRegions:
+    """Region source of a CUDA GPU: plain cudaMalloc'd buffers (never CuPy's pool)."""
+
+    def __init__(self, ordinal: int):
+        self.ordinal = ordinal
+
+    def reserve(self, size: int):
+        """(device pointer, cupy Memory) of `size` fresh bytes, or None when the GPU is full."""
+        import cupy
+        try:
+            with cupy.cuda.Device(self.ordinal):
+                memory = cupy.cuda.Memory(size)
+        except (cupy.cuda.memory.OutOfMemoryError, cupy.cuda.runtime.CUDARuntimeError):
+            return None
+        return memory.ptr, memory
+
+    def release(self, handle) -> None:
+        """Dropping the Memory object frees it (cudaFree)."""
+
+
+class DeviceMemory:
+    """The allocator of one logical device and the bookkeeping that ties arrays to it."""
+
+    def __init__(self, device_name: str, allocator, cuda_ordinal: int | None = None):
+        self.device_name = device_name
+        self.allocator = allocator
+        self.cuda_ordinal = cuda_ordinal
+        self._owners: dict = {}  # id(root array) -> _ArrayOwner
+
+    @property
+    def name(self) -> str:
+        """The allocator's name: 'GPU_0_bfc' or 'cpu'."""
+        return self.allocator.name
+
+    def adopt(self, array):
+        """Charge a NumPy kernel output to this device (once per buffer); returns the array."""
+        if array.__class__ is not np.ndarray and not isinstance(array, np.ndarray):
+            array = np.asarray(array)
+        root = array
+        base = root.base
+        while base is not None and isinstance(base, np.ndarray):
+            root = base
+            base = root.base
+        key = id(root)
+        owner = self._owners.get(key)
+        if owner is not None and owner() is root:
+            return array
+        nbytes = root.nbytes
+        if not nbytes:
+            return array
+        chunk = self.allocator.allocate(nbytes)
+        if chunk is None:
+            chunk = self._allocate_after_collecting(nbytes, array)
+        owner = _ArrayOwner(root, _array_died)
+        owner.chunk, owner.allocator, owner.owners, owner.key = chunk, self.allocator, self._owners, key
+        self._owners[key] = owner
+        return array
+
+    def cupy_malloc(self, size: int):
+        """CuPy allocator hook: a MemoryPointer into this device's pool."""
+        import cupy
+        if size == 0:
+            return cupy.cuda.MemoryPointer(cupy.cuda.Memory(0), 0)
+        chunk = self.allocator.allocate(size)
+        if chunk is None:
+            chunk = self._allocate_after_collecting(size, None)
+        memory = cupy.cuda.UnownedMemory(chunk.ptr, size, _ChunkOwner(chunk, self.allocator), self.cuda_ordinal)
+        return cupy.cuda.MemoryPointer(memory, 0)
+
+    def _allocate_after_collecting(self, nbytes: int, array):
+        """Collect garbage once (dead tensors in cycles give their chunks back) and retry."""
+        gc.collect()
+        chunk = self.allocator.allocate(nbytes)
+        if chunk is None:
+            shape = None if array is None else array.shape
+            dtype = None if array is None else array.dtype
+            raise DeviceOutOfMemory(self, nbytes, shape, dtype)
+        return chunk
+
+    def stats(self) -> dict:
+        """Allocator statistics plus the allocator's name."""
+        return {"allocator": self.name, **self.allocator.stats()}
+
+    def release_unused(self) -> int:
+        """Give wholly free regions back to the device; the number of bytes released."""
+        return self.allocator.release_free_regions()
+
+    def reset_peaks(self) -> None:
+        """Make peak statistics equal the current ones."""
+        self.allocator.reset_peaks()
+
+
+def for_device(info, cuda_ordinal: int | None) -> DeviceMemory:
+    """The memory of a logical device: a BFC pool for GPUs, host accounting for CPUs."""
+    if info.device_type != "GPU":
+        return DeviceMemory(info.name, HostAccounting("cpu"))
+    name = f"GPU_{info.index}_bfc"
+    if cuda_ordinal is None:
+        source = VirtualAddressSpace(SIMULATED_ADDRESS_BASE + (info.index << 44))
+    else:
+        source = CudaRegions(cuda_ordinal)
+    return DeviceMemory(info.name, BFCAllocator(name, info.memory_limit, info.memory_growth, source), cuda_ordinal)
