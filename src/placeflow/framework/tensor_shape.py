@@ -38,3 +38,14 @@ class TensorShape(tuple):
     def __getitem__(self, key):
         result = tuple.__getitem__(self, key)
         return TensorShape(result) if isinstance(key, slice) else result
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (list, tuple)):  # TensorFlow: TensorShape([2, 3]) == [2, 3]
+            return tuple.__eq__(self, tuple(other))
+        return NotImplemented
+
+    def __ne__(self, other) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = tuple.__hash__

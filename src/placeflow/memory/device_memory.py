@@ -23,15 +23,9 @@ SIMULATED_ADDRESS_BASE = 0x7F0000000000
 
 
 class _ArrayOwner(weakref.ref):
-    """Dies with a host buffer, then queues its chunk back to the allocator."""
+    """A weak reference to a host buffer that remembers the chunk the buffer is charged to."""
 
-    __slots__ = ("chunk", "allocator", "owners", "key")
-
-
-def _array_died(owner: _ArrayOwner) -> None:
-    owner.allocator.queue_free(owner.chunk)
-    if owner.owners.get(owner.key) is owner:
-        del owner.owners[owner.key]
+    __slots__ = ("chunk", "key")
 
 
 class _ChunkOwner:
@@ -74,6 +68,9 @@ class DeviceMemory:
         self.allocator = allocator
         self.cuda_ordinal = cuda_ordinal
         self._owners: dict = {}  # id(root array) -> _ArrayOwner
+        self._queue_free = allocator.queue_free
+        self._allocate = allocator.allocate
+        self._died = self._buffer_died  # one bound method for every weak reference
 
     @property
     def name(self) -> str:
@@ -82,8 +79,8 @@ class DeviceMemory:
 
     def adopt(self, array):
         """Charge a NumPy kernel output to this device (once per buffer); returns the array."""
-        if array.__class__ is not np.ndarray and not isinstance(array, np.ndarray):
-            array = np.asarray(array)
+        if array.__class__ is not np.ndarray:
+            array = np.asarray(array)  # NumPy scalars become 0-d arrays, which can be weakly referenced
         root = array
         base = root.base
         while base is not None and isinstance(base, np.ndarray):
@@ -96,13 +93,20 @@ class DeviceMemory:
         nbytes = root.nbytes
         if not nbytes:
             return array
-        chunk = self.allocator.allocate(nbytes)
+        chunk = self._allocate(nbytes)
         if chunk is None:
             chunk = self._allocate_after_collecting(nbytes, array)
-        owner = _ArrayOwner(root, _array_died)
-        owner.chunk, owner.allocator, owner.owners, owner.key = chunk, self.allocator, self._owners, key
+        owner = _ArrayOwner(root, self._died)
+        owner.chunk = chunk
+        owner.key = key
         self._owners[key] = owner
         return array
+
+    def _buffer_died(self, owner: _ArrayOwner) -> None:
+        """Weak-reference callback (any thread, maybe inside the collector): queue the chunk back."""
+        self._queue_free(owner.chunk)
+        if self._owners.get(owner.key) is owner:
+            del self._owners[owner.key]
 
     def cupy_malloc(self, size: int):
         """CuPy allocator hook: a MemoryPointer into this device's pool."""

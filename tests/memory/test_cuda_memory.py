@@ -1,0 +1,92 @@
+"""The BFC pool on a real GPU: CuPy allocations come from it (skipped cleanly without CUDA and CuPy)."""
+
+import os
+
+import pytest
+
+import placeflow as tf
+from placeflow.config.context import context, reset_context
+from placeflow.runtime import registry
+
+pytestmark = pytest.mark.cuda
+MIB = 1 << 20
+experimental = tf.config.experimental
+
+
+@pytest.fixture
+def real_gpus():
+    env = {k: v for k, v in os.environ.items() if k not in ("PLACEFLOW_DISABLE_CUDA", "PLACEFLOW_SIMULATED_GPUS")}
+    reset_context(env)
+    yield
+    reset_context(env)  # drops the pools: their regions go back to the driver
+
+
+def split_first_gpu(limits):
+    gpu = tf.config.list_physical_devices("GPU")[0]
+    tf.config.set_logical_device_configuration(gpu, [tf.config.LogicalDeviceConfiguration(memory_limit=m)
+                                                     for m in limits])
+
+
+def gpu_allocator(index=0):
+    return registry.find(context(), f"/job:localhost/replica:0/task:0/device:GPU:{index}").memory.allocator
+
+
+def test_kernel_outputs_are_chunks_of_the_pool(real_gpus):
+    with tf.device("/GPU:0"):
+        x = tf.ones([MIB])
+        y = x * 2
+    allocator = gpu_allocator()
+    regions = [(r.ptr, r.ptr + r.size) for r in allocator.regions]
+    for t in (x, y):
+        ptr = t._value.data.ptr
+        assert any(lo <= ptr < hi for lo, hi in regions)
+    assert experimental.get_memory_info("GPU:0")["current"] >= 8 * MIB
+    assert float(y.numpy().sum()) == 2.0 * MIB
+    del x, y
+    assert experimental.get_memory_info("GPU:0")["current"] == 0
+
+
+def test_host_to_gpu_copies_are_charged_to_the_pool(real_gpus):
+    import numpy as np
+    t = tf.constant(np.ones(MIB, dtype=np.float32))
+    assert t.device.endswith("GPU:0")
+    assert experimental.get_memory_info("GPU:0")["current"] >= 4 * MIB
+
+
+def test_two_1024_mb_logical_gpus_refuse_1_5_gb_and_accept_0_5_gb(real_gpus):
+    split_first_gpu([1024, 1024])
+    for name in ("GPU:0", "GPU:1"):
+        with tf.device(name):
+            with pytest.raises(tf.errors.ResourceExhaustedError) as caught:
+                tf.zeros([384, 1024, 1024])
+            half = tf.zeros([128, 1024, 1024])
+        first = str(caught.value).splitlines()[0]
+        assert first.startswith("OOM when allocating ") and f"by allocator GPU_{name[-1]}_bfc [Op:Fill]" in first
+        assert half.device.endswith(name)
+        assert experimental.get_memory_info(name)["current"] == 512 * MIB
+        del half
+
+
+def test_preallocation_reserves_the_limit_in_one_cuda_buffer(real_gpus):
+    import cupy
+    gpu = tf.config.list_physical_devices("GPU")[0]
+    experimental.set_memory_growth(gpu, False)
+    experimental.set_per_process_memory_fraction(0.05)
+    tf.constant(1.0)
+    stats = experimental.memory_stats("GPU:0")
+    assert stats["num_regions"] == 1 and stats["bytes_reserved"] == stats["bytes_limit"]
+    total = cupy.cuda.runtime.memGetInfo()[1]
+    assert stats["bytes_limit"] == int(total * 0.05) & ~255
+
+
+def test_release_unused_memory_returns_regions_to_the_driver(real_gpus):
+    import cupy
+    with tf.device("/GPU:0"):
+        keep = tf.ones([256])
+        big = tf.ones([256 * MIB])
+    free_before = cupy.cuda.runtime.memGetInfo()[0]
+    del big
+    released = experimental.release_unused_memory("GPU:0")
+    assert released >= 1024 * MIB
+    assert cupy.cuda.runtime.memGetInfo()[0] - free_before >= released - 64 * MIB
+    assert keep.numpy()[0] == 1.0
