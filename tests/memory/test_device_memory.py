@@ -282,3 +282,26 @@ def test_placeflow_memory_cli_runs_a_script_then_shows_the_table(tmp_path):
     done = run_python("", {"PLACEFLOW_SIMULATED_GPUS": "1:1GiB"}, ["-m", "placeflow", "memory", str(script)])
     assert done.returncode == 0, done.stderr
     assert re.search(r"GPU:0 \(sim\)\s+GPU_0_bfc\s+growth\s+1.00MiB\s+1.00MiB\s+2.00MiB\s+1.00GiB", done.stdout)
+
+
+def test_memory_limits_example_prints_the_oom_and_the_table():
+    from pathlib import Path
+    example = Path(__file__).resolve().parents[2] / "examples" / "memory_limits.py"
+    done = run_python("", {"PLACEFLOW_SIMULATED_GPUS": "1"}, [str(example)])
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == ("OOM when allocating tensor with shape[384,1024,1024] and type float on "
+                        "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc [Op:Fill] name: ")
+    assert lines[1] == "/device:GPU:0 {'current': 536870912, 'peak': 536870912}"
+    assert lines[3] == "/device:GPU:1 {'current': 536870912, 'peak': 536870912}"
+    assert lines[-1] == "after del: {'current': 0, 'peak': 536870912}"
+    assert "Allocator (GPU_1_bfc) ran out of memory trying to allocate 1.50GiB (rounded to 1610612736)" \
+           "requested by op Fill" in done.stderr
+
+
+def test_memory_fraction_example_from_seeds_000_001_004():
+    from pathlib import Path
+    example = Path(__file__).resolve().parents[2] / "examples" / "seed_memory_fraction.py"
+    done = run_python("", {"PLACEFLOW_SIMULATED_GPUS": "2:1GiB"}, [str(example)])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "limit: 409 MB; reserved: 4 MB; in use: 4 MB\n"

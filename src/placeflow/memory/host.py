@@ -1,9 +1,15 @@
-"""The CPU's allocator: byte accounting over NumPy's own allocations (no limit, no pool)."""
+"""The CPU's allocator: byte accounting over NumPy's own allocations (no limit, no pool).
+
+Every allocation and free is one atomic deque append (+n or -n bytes); the log is replayed in
+order under the lock when it grows long or when statistics are asked for, so the peak is exact.
+"""
 
 from __future__ import annotations
 
 import collections
 import threading
+
+REPLAY_AFTER = 4096  # events logged before the allocating thread replays them
 
 
 class HostAccounting:
@@ -14,36 +20,49 @@ class HostAccounting:
         self.limit = None
         self.growth = True
         self._lock = threading.Lock()
-        self.pending = collections.deque()  # sizes of arrays that died
-        self.in_use = self.peak_in_use = self.num_allocs = self.largest_alloc = self.live_chunks = 0
+        self._events = collections.deque()  # +bytes allocated, -bytes freed, in order
+        self.in_use = self.peak_in_use = self.num_allocs = self.num_frees = self.largest_alloc = 0
 
     def allocate(self, nbytes: int) -> int:
         """Record `nbytes` more in use; the token to free is the size itself."""
-        with self._lock:
-            if self.pending:
-                self._drain()
-            self.in_use += nbytes
-            self.live_chunks += 1
-            self.num_allocs += 1
-            if self.in_use > self.peak_in_use:
-                self.peak_in_use = self.in_use
-            if nbytes > self.largest_alloc:
-                self.largest_alloc = nbytes
+        events = self._events
+        events.append(nbytes)
+        if len(events) > REPLAY_AFTER and self._lock.acquire(blocking=False):
+            try:
+                self._replay()
+            finally:
+                self._lock.release()
         return nbytes
 
     def queue_free(self, token: int) -> None:
         """Record that an array of `token` bytes died (safe from any thread or the collector)."""
-        self.pending.append(token)
+        self._events.append(-token)
 
-    def _drain(self) -> None:
-        while self.pending:
-            self.in_use -= self.pending.popleft()
-            self.live_chunks -= 1
+    @property
+    def live_chunks(self) -> int:
+        """Arrays counted and not yet dead."""
+        self.settle()
+        return self.num_allocs - self.num_frees
+
+    def _replay(self) -> None:
+        events, in_use, peak = self._events, self.in_use, self.peak_in_use
+        while events:
+            delta = events.popleft()
+            in_use += delta
+            if delta > 0:
+                self.num_allocs += 1
+                if in_use > peak:
+                    peak = in_use
+                if delta > self.largest_alloc:
+                    self.largest_alloc = delta
+            else:
+                self.num_frees += 1
+        self.in_use, self.peak_in_use = in_use, peak
 
     def settle(self) -> None:
-        """Apply queued frees."""
+        """Replay the event log."""
         with self._lock:
-            self._drain()
+            self._replay()
 
     def release_free_regions(self) -> int:
         """The host keeps no pool: nothing to release."""
@@ -52,14 +71,14 @@ class HostAccounting:
 
     def reset_peaks(self) -> None:
         """Make the peak equal the current value."""
-        self.settle()
         with self._lock:
+            self._replay()
             self.peak_in_use, self.largest_alloc = self.in_use, 0
 
     def stats(self) -> dict:
         """Host statistics in the same keys as a GPU allocator's (limits are None)."""
-        self.settle()
         with self._lock:
+            self._replay()
             return {
                 "bytes_in_use": self.in_use,
                 "peak_bytes_in_use": self.peak_in_use,
@@ -67,7 +86,7 @@ class HostAccounting:
                 "peak_bytes_reserved": self.peak_in_use,
                 "bytes_limit": None,
                 "num_allocs": self.num_allocs,
-                "live_allocations": self.live_chunks,
+                "live_allocations": self.num_allocs - self.num_frees,
                 "largest_alloc_size": self.largest_alloc,
                 "largest_free_block_bytes": None,
                 "fragmentation": 0.0,
