@@ -36,11 +36,12 @@ def per_call_us(fn, number: int, repeat: int = 15) -> float:
 def small_ops(device: str) -> list:
     a_np = np.arange(6, dtype=np.float32).reshape(2, 3)
     b_np = np.arange(6, dtype=np.float32).reshape(3, 2)
+    with tf.device(device):
+        a, b, a2 = tf.constant(a_np), tf.constant(b_np), tf.constant(a_np)
     if CUDA and "GPU" in device:  # the baseline is raw CuPy on the same GPU (kernel launches, no sync)
         import cupy
         a_np, b_np = cupy.asarray(a_np), cupy.asarray(b_np)
     with tf.device(device):
-        a, b, a2 = tf.constant(a_np), tf.constant(b_np), tf.constant(a_np)
         rows = []
         for label, ours, raw in (
             ("add 2x3 (a + b)", lambda: a + a2, lambda: a_np + a_np),
