@@ -115,7 +115,8 @@ class BFCAllocator:
         try:
             if self.pending:
                 self._drain()
-            key = size_class(size)
+            shift = size.bit_length() - 4  # size_class(size), inlined on the hot path
+            key = size if shift <= 8 else size >> shift << shift
             cached = self._cache.get(key)
             if cached and cached[-1].size >= size:
                 chunk = cached.pop()
@@ -157,21 +158,25 @@ class BFCAllocator:
     def _drain(self) -> None:
         pending, cache = self.pending, self._cache
         freed = 0
-        while pending:
-            chunk = pending.popleft()
-            if chunk.state != IN_USE:
-                raise RuntimeError(f"{self.name}: {chunk!r} was freed twice")
-            chunk.state = CACHED
-            freed += 1
-            self.in_use -= chunk.size
-            key = size_class(chunk.size)
-            same = cache.get(key)
-            if same is None:
-                cache[key] = [chunk]
-            else:
-                same.append(chunk)
-        self.num_frees += freed
-        self._cached += freed
+        try:
+            while pending:
+                chunk = pending.popleft()
+                if chunk.state != IN_USE:
+                    raise RuntimeError(f"{self.name}: {chunk!r} was freed twice")
+                chunk.state = CACHED
+                freed += 1
+                size = chunk.size
+                self.in_use -= size
+                shift = size.bit_length() - 4  # size_class(size), inlined on the hot path
+                key = size if shift <= 8 else size >> shift << shift
+                same = cache.get(key)
+                if same is None:
+                    cache[key] = [chunk]
+                else:
+                    same.append(chunk)
+        finally:
+            self.num_frees += freed
+            self._cached += freed
         if self._cached > CACHE_MAX_CHUNKS:
             self._flush_cache()
 
