@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from placeflow.memory.bfc import (
-    CACHED, FREE, IN_USE, MIN_ALLOCATION, BFCAllocator, VirtualAddressSpace, bin_for_size, rounded_size,
+    CACHED, FREE, IN_USE, MIN_ALLOCATION, BFCAllocator, VirtualAddressSpace, bin_for_size, rounded_size, size_class,
 )
 
 MIB = 1 << 20
@@ -45,6 +45,19 @@ def check_invariants(allocator):
 def test_sizes_round_up_to_256_bytes_and_bins_are_powers_of_two():
     assert [rounded_size(n) for n in (0, 1, 256, 257, 1000)] == [256, 256, 256, 512, 1024]
     assert [bin_for_size(n) for n in (256, 511, 512, 1 << 20, 256 << 20, 1 << 40)] == [0, 0, 1, 12, 20, 20]
+
+
+def test_cache_classes_are_eighths_of_a_power_of_two():
+    assert [size_class(n) for n in (256, 3840, 4096, 4352, 4608, 8191 & ~255, 1 << 20, (1 << 20) + 300)] == [
+        256, 3840, 4096, 4096, 4608, 7680, 1 << 20, 1 << 20]
+
+
+def test_a_freed_chunk_serves_a_slightly_smaller_request_from_the_cache():
+    allocator = make()
+    first = allocator.allocate(1 << 20)
+    allocator.free(first)
+    again = allocator.allocate((1 << 20) - 4096)  # same class: best fit would not split 4 KiB off either
+    assert again is first and again.size == 1 << 20
 
 
 def test_growth_starts_with_a_2_mib_region_and_doubles():

@@ -17,8 +17,6 @@ class HostAccounting:
 
     def __init__(self, name: str = "cpu"):
         self.name = name
-        self.limit = None
-        self.growth = True
         self._lock = threading.Lock()
         self._events = collections.deque()  # +bytes allocated, -bytes freed, in order
         self.in_use = self.peak_in_use = self.num_allocs = self.num_frees = self.largest_alloc = 0
