@@ -2,11 +2,12 @@
 
 Regions come from a `source` (virtual addresses for a simulated GPU, cudaMalloc'd buffers on
 CUDA). Each region is cut into chunks; free chunks live in 21 size-class bins ordered by
-(size, address). Allocation takes the best fit and splits it; a freed chunk first goes to an
-cache of recently freed chunks by size class (an eighth of a power of two), so the common
-free-then-allocate-a-similar-size pair costs a few list operations; the cache hands out a chunk
-less than 1/4 larger than the request, which best fit would not have split either. Cached chunks are coalesced with its free neighbours when the cache is flushed: on a miss, when the cache
-grows, and before any question about free space is answered.
+(size, address). Allocation takes the best fit and splits it. A freed chunk first goes to a
+cache by size class (an eighth of a power of two), so the common free-then-allocate-a-similar-size
+pair costs a few list operations; the cache hands out a chunk less than 1/4 larger than the
+request, which best fit would not have split either. Cached chunks are coalesced with their free
+neighbours when the cache is flushed: on a miss, when the cache grows, and before any question
+about free space is answered.
 
 Frees may be requested from any thread at any time (the garbage collector included): they only
 queue the chunk (`queue_free`), and the queue is drained under the lock by the next call.
