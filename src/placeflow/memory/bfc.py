@@ -249,19 +249,22 @@ class BFCAllocator:
         nxt = chunk.next
         if nxt is not None and nxt.state == FREE:
             self._unbin(nxt)
-            chunk.size += nxt.size
-            chunk.next = nxt.next
-            if nxt.next is not None:
-                nxt.next.prev = chunk
+            self._absorb_next(chunk)
         prev = chunk.prev
         if prev is not None and prev.state == FREE:
             self._unbin(prev)
-            prev.size += chunk.size
-            prev.next = chunk.next
-            if chunk.next is not None:
-                chunk.next.prev = prev
+            self._absorb_next(prev)
             chunk = prev
         self._bin(chunk)
+
+    @staticmethod
+    def _absorb_next(left: Chunk) -> None:
+        """Merge `left.next` into `left` (both out of the bins)."""
+        right = left.next
+        left.size += right.size
+        left.next = right.next
+        if right.next is not None:
+            right.next.prev = left
 
     # -- regions ----------------------------------------------------------------------------
     def _extend(self, size: int) -> bool:

@@ -36,12 +36,6 @@ class HostAccounting:
         """Record that an array of `token` bytes died (safe from any thread or the collector)."""
         self._events.append(-token)
 
-    @property
-    def live_chunks(self) -> int:
-        """Arrays counted and not yet dead."""
-        self.settle()
-        return self.num_allocs - self.num_frees
-
     def _replay(self) -> None:
         events, in_use, peak = self._events, self.in_use, self.peak_in_use
         while events:
