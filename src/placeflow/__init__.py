@@ -21,6 +21,9 @@ from .api.math_ops import (  # noqa: F401
 )
 from .eager.tensor import EagerTensor as Tensor  # noqa: F401
 from .eager.variables import Variable  # noqa: F401
+from .graph.function import function  # noqa: F401
+from .graph.graph import Graph  # noqa: F401
+from .graph.v1_api import control_dependencies, executing_eagerly, group, name_scope, no_op  # noqa: F401
 from .framework.tensor_shape import TensorShape  # noqa: F401
 from .framework import dtypes
 from .framework.device_spec import DeviceSpec

@@ -2,6 +2,8 @@
 
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
+from ..graph.graph import Tensor as GraphTensor
+from ..graph.variables import RefVariable
 from . import array_ops, math_ops
 
 _BINARY = {
@@ -25,5 +27,20 @@ def _install(cls) -> None:
     cls.__getitem__ = lambda self, key: array_ops.strided_slice(self, key)
 
 
+def _install_named(cls) -> None:
+    """Graph tensors and variables: operators name their ops as TensorFlow does ('mul', 'add', 'truediv')."""
+    for name, fn in _BINARY.items():
+        setattr(cls, f"__{name}__", (lambda f, n: lambda self, other: f(self, other, name=n))(fn, name))
+        setattr(cls, f"__r{name}__", (lambda f, n: lambda self, other: f(other, self, name=n))(fn, name))
+    for name, fn in _COMPARE.items():  # == and != stay identity, as on TensorFlow 1 graph tensors
+        if name not in ("eq", "ne"):
+            setattr(cls, f"__{name}__", (lambda f, n: lambda self, other: f(self, other, name=n))(fn, name.title()))
+    for name, fn in _UNARY.items():
+        setattr(cls, f"__{name}__", (lambda f, n: lambda self: f(self, name=n))(fn, name.title()))
+    cls.__getitem__ = lambda self, key: array_ops.strided_slice(self, key)
+
+
 _install(EagerTensor)
 _install(Variable)
+_install_named(GraphTensor)
+_install_named(RefVariable)

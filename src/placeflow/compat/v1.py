@@ -1,11 +1,42 @@
-"""placeflow.compat.v1: TensorFlow 1 names that placeflow supports."""
+"""placeflow.compat.v1: TensorFlow 1 names (graphs, sessions, ConfigProto); any other name is placeflow's own."""
 
 from ..config.proto import ConfigProto, GPUOptions, apply_config
+from ..eager.variables import Variable
 from ..framework.device_spec import DeviceSpecV1 as DeviceSpec
+from ..graph.graph import Graph, Operation, Tensor, get_default_graph, reset_default_graph
+from ..graph.session import InteractiveSession, Session, get_default_session
+from ..graph.step_stats import RunMetadata, RunOptions
+from ..graph.v1_api import (
+    colocate_with, control_dependencies, disable_eager_execution, executing_eagerly, group, name_scope, no_op,
+    placeholder,
+)
+from ..graph.variables import (
+    global_variables, global_variables_initializer, trainable_variables, variables_initializer,
+)
 
-__all__ = ["ConfigProto", "DeviceSpec", "GPUOptions", "enable_eager_execution"]
+__all__ = ["ConfigProto", "DeviceSpec", "GPUOptions", "Graph", "InteractiveSession", "Operation", "RunMetadata",
+           "RunOptions", "Session", "Tensor", "Variable", "colocate_with", "control_dependencies",
+           "disable_eager_execution", "enable_eager_execution", "executing_eagerly", "get_default_graph",
+           "get_default_session", "global_variables", "global_variables_initializer", "group", "name_scope",
+           "no_op", "placeholder", "reset_default_graph", "trainable_variables", "variables_initializer"]
 
 
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None) -> None:
-    """Eager execution is always on; a ConfigProto given here configures devices, memory and threads."""
+    """Eager execution is on unless disabled; a ConfigProto given here configures devices, memory and threads."""
+    from ..graph.v1_api import enable_eager_execution_again
+    enable_eager_execution_again()
     apply_config(config)
+
+
+def initialize_all_variables():
+    """Deprecated TensorFlow 1 name of global_variables_initializer()."""
+    return global_variables_initializer()
+
+
+def __getattr__(name):
+    import placeflow
+    try:
+        return getattr(placeflow, name)
+    except AttributeError:
+        raise AttributeError(f"placeflow.compat.v1 has no attribute {name!r}; placeflow supports the TensorFlow 1 "
+                             f"names listed in placeflow.compat.v1.__all__ and placeflow's own API.") from None

@@ -54,6 +54,19 @@ def apply_config(config: ConfigProto) -> None:
     """Configure devices, memory, threads and placement flags from a ConfigProto (before initialization)."""
     if config is None:
         return
+    apply_process_options(config)
+    ctx = context()
+    if config.allow_soft_placement is not None:
+        ctx.set_placement_flag("soft_device_placement", config.allow_soft_placement)
+    if config.log_device_placement:
+        api.set_log_device_placement(True)
+
+
+def apply_process_options(config: ConfigProto, threads: bool = True) -> None:
+    """Devices, GPU memory and (unless `threads` is False) thread counts of a ConfigProto.
+
+    A Session passes threads=False: its thread pools and placement flags are its own.
+    """
     if not isinstance(config, ConfigProto):
         raise TypeError(f"config must be a placeflow.compat.v1.ConfigProto, got {config!r}.")
     ctx = context()
@@ -63,14 +76,10 @@ def apply_config(config: ConfigProto) -> None:
     if cpus and cpus > 1:
         cpu = api.list_physical_devices("CPU")[0]
         ctx.set_logical_configuration(cpu, [LogicalDeviceConfiguration()] * cpus)
-    if config.inter_op_parallelism_threads:
+    if threads and config.inter_op_parallelism_threads:
         ctx.set_threads("inter", config.inter_op_parallelism_threads)
-    if config.intra_op_parallelism_threads:
+    if threads and config.intra_op_parallelism_threads:
         ctx.set_threads("intra", config.intra_op_parallelism_threads)
-    if config.allow_soft_placement is not None:
-        ctx.set_placement_flag("soft_device_placement", config.allow_soft_placement)
-    if config.log_device_placement:
-        api.set_log_device_placement(True)
 
 
 def _apply_visibility(ctx, config) -> None:

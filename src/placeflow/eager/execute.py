@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..config import context as context_module
 from ..config.placement_log import logger as placement_logger
-from ..framework import errors
+from ..framework import errors, graph_mode
 from ..memory.oom import DeviceOutOfMemory, log_exhausted
 from ..placement import policy, report
 from ..placement.scope import current as current_scope
@@ -34,6 +34,9 @@ class OpInfo:
 
 def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
     """Run `op` eagerly on the device placement chooses; returns an EagerTensor (or a list)."""
+    graph = graph_mode.current.get()
+    if graph is not None or graph_mode.process_default is not None:
+        return graph_mode.build(graph or graph_mode.process_default, op, inputs, dtype, attrs, resource, name)
     ctx = context_module._context or context_module.context()
     scope = current_scope.get()
     if scope is None:

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework import errors
+from ..framework import errors, graph_mode
 from .convert import convert_to_tensor
 from .execute import execute
 from .tensor import EagerTensor, numpy_repr
 
 
 class Variable:
-    """A mutable tensor placed once (scope, or GPU:0 when it has a kernel for the dtype)."""
+    """A mutable tensor placed once (scope, or GPU:0 when it has a kernel for the dtype).
+
+    While a graph is being built (compat.v1 graphs), the graph layer makes a graph variable instead.
+    """
+
+    def __new__(cls, *args, **kwargs):
+        graph = graph_mode.active()
+        if graph is not None and cls is Variable:
+            return graph_mode.variable_hooks.make(graph, *args, **kwargs)
+        return super().__new__(cls)
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None):
         if initial_value is None:
@@ -31,6 +40,9 @@ class Variable:
 
     # -- reading ----------------------------------------------------------------------------
     def _as_tensor(self) -> EagerTensor:
+        graph = graph_mode.active()
+        if graph is not None:  # traced by placeflow.function: read the value when the graph runs
+            return graph_mode.variable_hooks.read(graph, self)
         return execute("ReadVariableOp", (EagerTensor(self._value, self._device),), self.dtype,
                        resource=self._device, name=self._name)
 
@@ -50,6 +62,9 @@ class Variable:
 
     # -- writing ----------------------------------------------------------------------------
     def _update(self, op: str, value, read_value: bool):
+        graph = graph_mode.active()
+        if graph is not None:
+            return graph_mode.variable_hooks.update(graph, self, op, value, read_value)
         value = value._as_tensor() if isinstance(value, Variable) else value
         tensor = value if isinstance(value, EagerTensor) else convert_to_tensor(value, dtype=self.dtype)
         if tensor.dtype != self.dtype:

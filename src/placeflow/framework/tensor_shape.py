@@ -18,14 +18,20 @@ class TensorShape(tuple):
         """Number of dimensions (TensorFlow 1 name)."""
         return len(self)
 
+    def is_fully_defined(self) -> bool:
+        """True when every dimension is known."""
+        return None not in self
+
     def as_list(self) -> list:
         """The dimensions as a list."""
         return list(self)
 
     def num_elements(self) -> int:
-        """Product of the dimensions."""
+        """Product of the dimensions (None when one is unknown)."""
         total = 1
         for dim in self:
+            if dim is None:
+                return None
             total *= dim
         return total
 

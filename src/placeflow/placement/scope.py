@@ -7,18 +7,20 @@ import contextvars
 from ..framework.device_spec import DeviceSpec
 
 CPU_BASE = DeviceSpec.from_string("/job:localhost/replica:0/task:0/device:CPU:0")
+EMPTY = DeviceSpec()
 
 
 class Scope:
     """One active device scope: a merged full name, a device function, or a cleared scope."""
 
-    __slots__ = ("key", "spec", "fn", "parent")
+    __slots__ = ("key", "spec", "fn", "parent", "user")
 
-    def __init__(self, key, spec, fn, parent):
+    def __init__(self, key, spec, fn, parent, user=None):
         self.key = key        # the merged device name string; None when unscoped or a function decides
         self.spec = spec      # DeviceSpec of key
         self.fn = fn          # device function called with each op, or None
         self.parent = parent  # the enclosing Scope (or None)
+        self.user = user      # DeviceSpec of only the fields the user gave (a graph op's requested device)
 
 
 current = contextvars.ContextVar("placeflow_device_scope", default=None)
@@ -43,7 +45,8 @@ def make_scope(device, parent: Scope | None) -> Scope:
         return parent if parent is not None else Scope(None, None, None, None)
     base = parent.spec if parent is not None and parent.spec is not None else CPU_BASE
     merged = base.make_merged_spec(spec)
-    return Scope(merged.to_string(), merged, None, parent)
+    user_base = parent.user if parent is not None and parent.user is not None else EMPTY
+    return Scope(merged.to_string(), merged, None, parent, user_base.make_merged_spec(spec))
 
 
 def resolve(scope: Scope, op_info) -> str | None:
@@ -66,3 +69,24 @@ def _outer_spec(scope: Scope | None) -> DeviceSpec:
             break
         scope = scope.parent
     return CPU_BASE
+
+
+def requested_in_graph(scope: Scope | None, op) -> str:
+    """The device string a graph op records under `scope`: only the fields the user gave ('' if none)."""
+    while scope is not None and scope.fn is not None:
+        chosen = scope.fn(op)
+        if chosen:
+            base = _outer_user(scope.parent)
+            return base.make_merged_spec(_as_spec(chosen)).to_string()
+        scope = scope.parent
+    return scope.user.to_string() if scope is not None and scope.user is not None else ""
+
+
+def _outer_user(scope: Scope | None) -> DeviceSpec:
+    while scope is not None:
+        if scope.user is not None:
+            return scope.user
+        if scope.fn is None:
+            break
+        scope = scope.parent
+    return EMPTY

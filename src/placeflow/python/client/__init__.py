@@ -1,2 +1,2 @@
-"""tensorflow.python.client: device_lib."""
-from . import device_lib  # noqa: F401
+"""tensorflow.python.client: device_lib and timeline."""
+from . import device_lib, timeline  # noqa: F401

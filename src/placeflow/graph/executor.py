@@ -1,0 +1,163 @@
+"""Running a Plan: inline in the caller's thread, or in parallel on the devices' lanes.
+
+- Inline: a plan without two independent expensive nodes runs as one generated Python function
+  (one line per node, no queues, no locks), in the caller's thread.
+- Parallel: every node counts its pending inputs; ready nodes go to their device's lane; a worker
+  that finishes a node runs one newly ready node of the same device itself and queues the rest.
+- Traced runs (step stats) use the parallel machinery, or a timed serial loop for inline plans.
+The first error cancels the step: nodes not yet started are skipped, and the error is raised with
+the failing node's name.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from ..framework import errors
+from . import codegen
+from .state import write_variable
+from .step_stats import NodeExecStats, StepStatsCollector
+
+
+def run(plan, feed_values, lanes=None, collector: StepStatsCollector | None = None) -> list:
+    """Compute the plan's fetches from `feed_values` (already on their devices)."""
+    if plan.parallel and lanes is not None:
+        values = _Step(plan, feed_values, lanes, collector).run()
+    elif collector is not None:
+        values = _run_serial(plan, feed_values, collector)
+    else:
+        if plan.inline is None:
+            plan.inline = codegen.compile_inline(plan)
+        try:
+            return plan.inline(feed_values)
+        except Exception as exc:  # noqa: BLE001 - re-raised below with the failing node's name
+            raise node_error(exc, plan.nodes[codegen.failed_node(exc)]) from exc
+    return [values[i] if port is None else values[i][port] for i, port in plan.fetches]
+
+
+def node_error(exc, node) -> errors.OpError:
+    """`exc` raised by `node`, as an OpError naming the node (TensorFlow's `[[{{node x}}]]` framing)."""
+    if isinstance(exc, errors.OpError):
+        if "{{node " in exc.message:
+            return exc
+        cls, message = type(exc), exc.message
+    else:
+        cls, message = errors.InvalidArgumentError, f"{type(exc).__name__}: {exc}"
+    return cls(None, node.op, f"{message}\n\t [[{{{{node {node.name}}}}}]]")
+
+
+def compute(node, values):
+    """Run one node on its inputs from `values`; returns its output (a tuple for multi-output ops)."""
+    args = [values[s] if p is None else values[s][p] for s, p in node.inputs]
+    kind = node.kind
+    if kind == "kernel":
+        if node.device.is_cuda:
+            with node.device.activate():
+                return node.fn(node.device.xp, *args, **node.attrs)
+        return node.fn(node.device._xp, *args, **node.attrs)
+    if kind == "recv":
+        return node.fn(args[0])
+    if kind == "send":
+        return args[0]
+    if kind == "deref":
+        return node.ref.get()
+    if kind == "assign_ref":
+        return getattr(node.ref, node.fn)(args[0])
+    if kind == "read_var":
+        return node.resource._value
+    if kind == "write_var":
+        return write_variable(node, args[0])
+    return None  # noop
+
+
+def _run_serial(plan, feed_values, collector) -> list:
+    values = _initial_values(plan, feed_values)
+    thread = threading.current_thread().name
+    for node in plan.nodes:
+        if node.kind in ("const", "feed"):
+            continue
+        start = time.perf_counter_ns()
+        try:
+            values[node.index] = compute(node, values)
+        except Exception as exc:  # noqa: BLE001
+            raise node_error(exc, node) from exc
+        collector.record(NodeExecStats.of(node, thread, start, time.perf_counter_ns(), values[node.index]))
+    return values
+
+
+def _initial_values(plan, feed_values) -> list:
+    values = [None] * len(plan.nodes)
+    for node in plan.nodes:
+        if node.kind == "const":
+            values[node.index] = node.value
+        elif node.kind == "feed":
+            values[node.index] = feed_values[node.feed_index]
+    return values
+
+
+class _Step:
+    """One parallel run of a plan: pending counts, values, the first error, and a done event."""
+
+    def __init__(self, plan, feed_values, lanes, collector):
+        self.plan, self.lanes, self.collector = plan, lanes, collector
+        self.values = _initial_values(plan, feed_values)
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+        self.error = None
+        ready_at_start = {n.index for n in plan.nodes if n.kind in ("const", "feed")}
+        self.pending = [len({s for s, _ in n.inputs} | set(n.controls)) for n in plan.nodes]
+        for index in ready_at_start:
+            for consumer in plan.nodes[index].consumers:
+                self.pending[consumer] -= 1
+        self.remaining = len(plan.nodes) - len(ready_at_start)
+        self.roots = [n.index for n in plan.nodes if n.index not in ready_at_start and self.pending[n.index] == 0]
+
+    def run(self) -> list:
+        if self.remaining == 0:
+            return self.values
+        for index in self.roots:
+            self._dispatch(index)
+        self.done.wait()
+        if self.error is not None:
+            raise self.error
+        return self.values
+
+    def _dispatch(self, index) -> None:
+        self.lanes[self.plan.nodes[index].device.name].submit(self._process, index)
+
+    def _process(self, index) -> None:
+        nodes = self.plan.nodes
+        while index is not None:
+            node = nodes[index]
+            if self.error is None:
+                self._compute(node)
+            ready = []
+            with self.lock:
+                self.remaining -= 1
+                finished = self.remaining == 0
+                for consumer in node.consumers:
+                    self.pending[consumer] -= 1
+                    if self.pending[consumer] == 0:
+                        ready.append(consumer)
+            index = None
+            for consumer in ready:
+                if index is None and nodes[consumer].device is node.device:
+                    index = consumer          # continue on this thread: no queue hop
+                else:
+                    self._dispatch(consumer)
+            if finished:
+                self.done.set()
+
+    def _compute(self, node) -> None:
+        start = time.perf_counter_ns()
+        try:
+            self.values[node.index] = compute(node, self.values)
+        except Exception as exc:  # noqa: BLE001 - the first error cancels the step
+            with self.lock:
+                if self.error is None:
+                    self.error = node_error(exc, node)
+            return
+        if self.collector is not None:
+            self.collector.record(NodeExecStats.of(node, threading.current_thread().name, start,
+                                                   time.perf_counter_ns(), self.values[node.index]))

@@ -1,0 +1,240 @@
+"""placeflow.function: trace a Python function into a graph once per input signature, then run the graph.
+
+A signature is the dtype, shape and device of each tensor argument plus the value of every other
+argument; a new signature traces again. The traced graph is placed by the graph placer (soft
+placement on, as in TensorFlow), pruned to its outputs and stateful ops, and compiled once into an
+execution plan; a call then costs a dictionary lookup plus the plan.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import itertools
+
+import numpy as np
+
+from ..config import context as context_module
+from ..config.placement_log import logger as placement_logger
+from ..eager.tensor import EagerTensor
+from ..eager.variables import Variable
+from ..framework import graph_mode
+from ..runtime import registry
+from . import executor, lanes, nest, partition, placer
+from .graph import Graph, Tensor
+
+_ids = itertools.count(1)
+
+
+class FuncGraph(Graph):
+    """The graph of one trace. Variables created while tracing are lifted out and created eagerly."""
+
+    is_function_graph = True
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+        self.first_trace = True
+
+    def lift_variable(self, *args, **kwargs):
+        if not self.first_trace:
+            raise ValueError("placeflow.function only supports singleton Variables created on the first call. "
+                             "Make sure the Variable is only created once or created outside placeflow.function.")
+        token = graph_mode.current.set(None)
+        saved, graph_mode.process_default = graph_mode.process_default, None
+        try:
+            return Variable(*args, **kwargs)
+        finally:
+            graph_mode.process_default = saved
+            graph_mode.current.reset(token)
+
+
+class ConcreteFunction:
+    """One trace: its graph, argument and output tensors, and (after the first call) its plan."""
+
+    def __init__(self, name, graph, arg_tensors, outputs_structure, output_leaves):
+        self.name, self.graph = name, graph
+        self.inputs = arg_tensors
+        self.structured_outputs = outputs_structure
+        self._leaves = output_leaves
+        self._plan = None
+        self._lanes = None
+        self.function_name = f"__inference_{name}_{next(_ids)}"
+
+    def _build(self, ctx) -> None:
+        placed = placer.place(self.graph.get_operations(), {}, ctx, ctx.soft_device_placement,
+                              ctx.log_device_placement)
+        fetch_tensors = [leaf for leaf in self._leaves if isinstance(leaf, Tensor)]
+        stateful = [op for op in self.graph.get_operations() if op.resource is not None and op.type != "ReadVariableOp"]
+        ops = partition.needed_ops([t.op for t in fetch_tensors] + stateful, set())
+        self._plan = partition.build_plan(ops, placed, fetch_tensors, self.inputs)
+        if self._plan.parallel:
+            devices = list({n.device.name: n.device for n in self._plan.nodes}.values())
+            self._lanes = lanes.lanes_for(devices, ctx.threads("inter"))
+
+    def __call__(self, *args, **kwargs):
+        """Run the traced graph on tensor arguments (the same signature it was traced for)."""
+        return self.call_flat([a for a in nest.flatten((args, kwargs)) if isinstance(a, EagerTensor)])
+
+    def call_flat(self, tensors):
+        ctx = context_module._context or context_module.context()
+        if self._plan is None:
+            self._build(ctx)
+        plan = self._plan
+        values = executor.run(plan, [t._value for t in tensors], self._lanes)
+        if ctx.log_device_placement:
+            placement_logger.info("Executing op %s in device %s", self.function_name, registry.devices(ctx)[0].name)
+        results = iter([EagerTensor(plan.nodes[i].device.adopt(v), plan.nodes[i].device)
+                        for (i, _), v in zip(plan.fetches, values)])
+        leaves = [next(results) if isinstance(leaf, Tensor) else leaf for leaf in self._leaves]
+        return nest.pack_as(self.structured_outputs, leaves)
+
+
+class Function:
+    """A Python function that runs as a placed, planned graph (TensorFlow's tf.function)."""
+
+    def __init__(self, python_function, input_signature=None, name=None):
+        self._python_function = python_function
+        self._signature = inspect.signature(python_function)
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._input_signature = input_signature
+        self._cache: dict = {}
+        self._tracing_count = 0
+        functools.update_wrapper(self, python_function)
+
+    @property
+    def python_function(self):
+        """The wrapped Python function."""
+        return self._python_function
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many times the function has been traced."""
+        return self._tracing_count
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        bound = self.__dict__.setdefault("_bound", {})
+        key = id(instance)
+        if key not in bound:
+            bound[key] = Function(self._python_function.__get__(instance, owner), self._input_signature, self._name)
+        return bound[key]
+
+    def __call__(self, *args, **kwargs):
+        if graph_mode.active() is not None:  # called while another graph is built: inline the Python body
+            return self._python_function(*args, **kwargs)
+        if not kwargs and all(a.__class__ is EagerTensor for a in args):
+            key = tuple((a._value.dtype, a._value.shape, a._device) for a in args)
+            concrete = self._cache.get(key)
+            if concrete is None:
+                concrete = self._cache[key] = self._concrete(args, kwargs)[0]
+            return concrete.call_flat(args)
+        concrete, tensors = self._concrete(args, kwargs)
+        return concrete.call_flat(tensors)
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        """The trace for these arguments (traced now if new)."""
+        return self._concrete(args, kwargs)[0]
+
+    def _concrete(self, args, kwargs):
+        args, kwargs = _tensors_from_arrays(args), _tensors_from_arrays(kwargs)
+        leaves = nest.flatten((args, kwargs))
+        tensors = [leaf for leaf in leaves if isinstance(leaf, EagerTensor)]
+        key = _signature_key(args, kwargs, leaves)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._trace(args, kwargs)
+            self._cache[key] = concrete
+        return concrete, tensors
+
+    def _trace(self, args, kwargs) -> ConcreteFunction:
+        self._tracing_count += 1
+        graph = FuncGraph(self._name)
+        graph.first_trace = self._tracing_count == 1
+        names = _argument_names(self._signature, args, kwargs)
+        with graph.as_default():
+            symbolic_args, arg_tensors = _symbolic_arguments(graph, (args, kwargs), names)
+            call_args, call_kwargs = symbolic_args
+            outputs = self._python_function(*call_args, **call_kwargs)
+            leaves = [_graph_output(graph, leaf) for leaf in nest.flatten(outputs)]
+        return ConcreteFunction(self._name, graph, arg_tensors, outputs, leaves)
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
+             experimental_implements=None, experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None,
+             name=None):
+    """Compile `func` into a placed graph traced once per input signature (usable as a decorator)."""
+    if func is None:
+        return lambda f: Function(f, input_signature, name)
+    return Function(func, input_signature, name)
+
+
+def _tensors_from_arrays(structure):
+    leaves = nest.flatten(structure)
+    if not any(isinstance(leaf, np.ndarray) for leaf in leaves):
+        return structure
+    from ..eager.convert import convert_to_tensor
+    return nest.pack_as(structure, [convert_to_tensor(x) if isinstance(x, np.ndarray) else x for x in leaves])
+
+
+def _signature_key(args, kwargs, leaves):
+    parts = []
+    for leaf in leaves:
+        if isinstance(leaf, EagerTensor):
+            parts.append((leaf._value.dtype, leaf._value.shape, leaf._device))
+        elif isinstance(leaf, Variable):
+            parts.append(("variable", id(leaf)))
+        else:
+            try:
+                hash(leaf)
+                parts.append(("value", type(leaf), leaf))
+            except TypeError:
+                parts.append(("object", id(leaf)))
+    return (tuple(parts), repr(_structure_of((args, kwargs))))
+
+
+def _structure_of(structure):
+    if isinstance(structure, dict):
+        return {k: _structure_of(v) for k, v in structure.items()}
+    if isinstance(structure, (list, tuple)):
+        return type(structure).__name__, [_structure_of(v) for v in structure]
+    return "*"
+
+
+def _argument_names(signature, args, kwargs) -> list:
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        return []
+    names = []
+    for name, value in bound.arguments.items():
+        count = len([leaf for leaf in nest.flatten(value) if isinstance(leaf, EagerTensor)])
+        names.extend([name] if count == 1 else [f"{name}_{i}" for i in range(count)])
+    return names
+
+
+def _symbolic_arguments(graph, structure, names):
+    leaves = nest.flatten(structure)
+    tensors, replaced = [], []
+    for leaf in leaves:
+        if isinstance(leaf, EagerTensor):
+            name = names[len(tensors)] if len(tensors) < len(names) else "args"
+            op = graph.create_op("_Arg", [], {"_pinned_device": leaf.device}, leaf.dtype, name,
+                                 [(leaf.dtype, tuple(leaf.shape))])
+            tensors.append(op.outputs[0])
+            replaced.append(op.outputs[0])
+        else:
+            replaced.append(leaf)
+    return nest.pack_as(structure, replaced), tensors
+
+
+def _graph_output(graph, leaf):
+    if isinstance(leaf, Tensor) or leaf is None:
+        return leaf
+    if leaf.__class__ is EagerTensor:
+        from .build import as_graph_tensor
+        return as_graph_tensor(graph, leaf)
+    if isinstance(leaf, Variable):
+        return leaf._as_tensor()
+    return leaf

@@ -1,0 +1,369 @@
+"""Graph, Operation and symbolic Tensor: a TensorFlow 1 dataflow graph built by the public ops."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+from ..framework import graph_mode
+from ..framework.tensor_shape import TensorShape
+from ..placement import scope as scope_module
+
+
+class Tensor:
+    """A symbolic output of an Operation: a value only once a Session or function runs the graph."""
+
+    __slots__ = ("op", "value_index", "dtype", "_shape", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, op, value_index, dtype, shape):
+        self.op, self.value_index, self.dtype = op, value_index, dtype
+        self._shape = TensorShape(shape) if shape is not None else None
+
+    @property
+    def name(self) -> str:
+        """'<op name>:<output index>', e.g. 'MatMul:0'."""
+        return f"{self.op.name}:{self.value_index}"
+
+    @property
+    def graph(self):
+        """The Graph this tensor belongs to."""
+        return self.op.graph
+
+    @property
+    def device(self) -> str:
+        """The device its op requested ('' when unpinned)."""
+        return self.op.device
+
+    @property
+    def shape(self) -> TensorShape | None:
+        """Static shape: known dimensions are ints, unknown ones None (None when even the rank is unknown)."""
+        return self._shape
+
+    def get_shape(self):
+        """The static shape (TensorFlow 1 name)."""
+        return self._shape
+
+    @property
+    def ndim(self):
+        """Number of dimensions, if known."""
+        return None if self._shape is None else len(self._shape)
+
+    def _as_tensor(self):
+        return self
+
+    def eval(self, feed_dict=None, session=None):
+        """Run the default (or given) session to compute this tensor's value."""
+        from .session import default_session_for
+        return default_session_for(self, session).run(self, feed_dict=feed_dict)
+
+    def consumers(self) -> list:
+        """Operations that take this tensor as an input."""
+        return [op for op in self.op.graph.get_operations() if any(t is self for t in op.inputs)]
+
+    def __bool__(self):
+        raise TypeError("Using a symbolic `placeflow.Tensor` as a Python `bool` is not allowed: its value exists "
+                        "only when the graph runs. Use placeflow.where or run it in a Session first.")
+
+    def __iter__(self):
+        raise TypeError(f"Tensor {self.name!r} is not iterable while building a graph; "
+                        "use placeflow.split or placeflow.unstack-style ops, or index it with [i].")
+
+    def __len__(self):
+        if self._shape is None or not self._shape or self._shape[0] is None:
+            raise TypeError(f"len() of Tensor {self.name!r} with unknown first dimension")
+        return self._shape[0]
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self) -> str:
+        shape = "<unknown>" if self._shape is None else str(self._shape)
+        return f"<tf.Tensor '{self.name}' shape={shape} dtype={self.dtype.name}>"
+
+    __str__ = __repr__
+
+
+class Operation:
+    """A node: op type, inputs, control inputs, attributes, and the device it requested."""
+
+    __slots__ = ("graph", "name", "type", "inputs", "control_inputs", "outputs", "attrs", "_device",
+                 "colocation_groups", "dtype", "resource", "_id", "__weakref__")
+
+    def __init__(self, graph, name, op_type, inputs, attrs, dtype, control_inputs=()):
+        self.graph, self.name, self.type = graph, name, op_type
+        self.inputs = list(inputs)
+        self.control_inputs = list(control_inputs)
+        self.attrs = dict(attrs or {})
+        self.dtype = dtype                # the dtype that selects the kernel
+        self.outputs: list = []
+        self._device = ""
+        self.colocation_groups = [name]
+        self.resource = None              # an eager Variable this op reads or writes (functions)
+        self._id = len(graph._ops)
+
+    @property
+    def device(self) -> str:
+        """The requested device ('' when unpinned): scope, merged spec, or a device function's answer."""
+        return self._device
+
+    def _set_device(self, device) -> None:
+        self._device = scope_module._as_spec(device).to_string() if device else ""
+
+    @property
+    def node_def(self):
+        """A description of the node (name, op, device, attrs) like TensorFlow's NodeDef."""
+        return {"name": self.name, "op": self.type, "device": self._device,
+                "input": [t.name for t in self.inputs] + [f"^{c.name}" for c in self.control_inputs],
+                "attr": {k: v for k, v in self.attrs.items() if k != "value"}}
+
+    def get_attr(self, name):
+        """One attribute value; ValueError names the ones this op has."""
+        if name == "_class":
+            return [f"loc:@{g}" for g in self.colocation_groups]
+        if name not in self.attrs:
+            raise ValueError(f"Operation {self.name!r} has no attr named {name!r}; it has {sorted(self.attrs)}.")
+        return self.attrs[name]
+
+    def colocation_group_names(self) -> list:
+        """The `loc:@...` colocation groups of this op (TensorFlow's `_class` attribute)."""
+        return [f"loc:@{g}" for g in self.colocation_groups]
+
+    def run(self, feed_dict=None, session=None):
+        """Run this op (e.g. an initializer) in the default or given session."""
+        from .session import default_session_for
+        default_session_for(self, session).run(self, feed_dict=feed_dict)
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+class Graph:
+    """A dataflow graph. Ops built under `as_default()` are recorded here instead of running."""
+
+    def __init__(self):
+        self._ops: list = []
+        self._by_name: dict = {}
+        self._names_in_use: dict = {}
+        self._lock = threading.RLock()
+        self._local = threading.local()
+        self._collections: dict = {}
+        self._finalized = False
+        self.version = 0
+
+    # -- default graph ------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def as_default(self):
+        """Make this the graph that ops are recorded into, on this thread."""
+        token = graph_mode.current.set(self)
+        try:
+            yield self
+        finally:
+            graph_mode.current.reset(token)
+
+    # -- thread-local builder state ---------------------------------------------------------------
+    def _state(self):
+        local = self._local
+        if not hasattr(local, "name_stack"):
+            local.name_stack, local.control, local.colocation = "", [], []
+        return local
+
+    # -- names ----------------------------------------------------------------------------------
+    def unique_name(self, name: str, mark_as_used: bool = True) -> str:
+        """`name` under the current name scope, with `_1`, `_2`... appended if it is taken."""
+        stack = self._state().name_stack
+        name = f"{stack}/{name}" if stack else name
+        with self._lock:
+            key = name.lower()
+            count = self._names_in_use.get(key, 0)
+            if mark_as_used:
+                self._names_in_use[key] = count + 1
+            if count:
+                base = name
+                while f"{base}_{count}".lower() in self._names_in_use:
+                    count += 1
+                name = f"{base}_{count}"
+                if mark_as_used:
+                    self._names_in_use[name.lower()] = 1
+        return name
+
+    @contextlib.contextmanager
+    def name_scope(self, name):
+        """Prefix op names with `name/` (made unique); a name ending in '/' is used as is, '' or None resets."""
+        state = self._state()
+        saved = state.name_stack
+        if not name:
+            new = ""
+        elif name.endswith("/"):
+            new = name[:-1]
+        else:
+            new = self.unique_name(name)
+        state.name_stack = new
+        try:
+            yield f"{new}/" if new else ""
+        finally:
+            state.name_stack = saved
+
+    def get_name_scope(self) -> str:
+        """The current name scope, without a trailing slash."""
+        return self._state().name_stack
+
+    # -- scopes that shape new ops --------------------------------------------------------------
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Ops created inside run only after `control_inputs` (ops or tensors); None clears outer ones."""
+        state = self._state()
+        saved = state.control
+        if control_inputs is None:
+            state.control = []
+        else:
+            ops = [self._as_operation(c) for c in control_inputs]
+            state.control = saved + [op for op in ops if op not in saved]
+        try:
+            yield
+        finally:
+            state.control = saved
+
+    @contextlib.contextmanager
+    def colocate_with(self, op, ignore_existing=False):
+        """Ops created inside are placed with `op` (an op, tensor or variable), ignoring device scopes."""
+        state = self._state()
+        saved = state.colocation
+        target = None if op is None else self._as_operation(op)
+        state.colocation = ([] if ignore_existing else list(saved)) + ([target] if target is not None else [])
+        try:
+            yield
+        finally:
+            state.colocation = saved
+
+    def device(self, device_name_or_function):
+        """The same as placeflow.device, for TensorFlow 1 code that calls graph.device(...)."""
+        from ..api.device import device
+        return device(device_name_or_function)
+
+    # -- creating ops ----------------------------------------------------------------------------
+    def create_op(self, op_type, inputs, attrs=None, dtype=None, name=None, outputs=(), resource=None):
+        """Add an op; `outputs` is [(dtype, shape)] per output. Returns the Operation."""
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+        for tensor in inputs:
+            if tensor.op.graph is not self:
+                raise ValueError(f"Tensor {tensor.name!r} must be from the same graph as the op {op_type!r} "
+                                 "being built; build every op of a graph under one `with graph.as_default():`.")
+        state = self._state()
+        full_name = name[:-1] if name and name.endswith("/") else self.unique_name(name or op_type)
+        op = Operation(self, full_name, op_type, inputs, attrs, dtype, state.control)
+        op.resource = resource
+        op.outputs = [Tensor(op, i, out_dtype, shape) for i, (out_dtype, shape) in enumerate(outputs)]
+        self._assign_device(op, state)
+        with self._lock:
+            self._ops.append(op)
+            self._by_name[op.name] = op
+            self.version += 1
+        return op
+
+    def _assign_device(self, op, state) -> None:
+        if state.colocation:
+            first = state.colocation[0]
+            op.colocation_groups = sorted({g for c in state.colocation for g in c.colocation_groups})
+            op._device = first.device
+            return
+        op._device = scope_module.requested_in_graph(scope_module.current.get(), op)
+
+    def _as_operation(self, value):
+        value = getattr(value, "_graph_op", value)   # graph variables
+        if isinstance(value, Tensor):
+            return value.op
+        if isinstance(value, Operation):
+            return value
+        raise TypeError(f"Expected an Operation, Tensor or Variable of this graph, got {value!r}.")
+
+    # -- lookup ---------------------------------------------------------------------------------
+    def get_operations(self) -> list:
+        """Every op, in creation order."""
+        return list(self._ops)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        """The op called `name`; KeyError lists similar names."""
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"The name {name!r} refers to an Operation not in the graph.") from None
+
+    def get_tensor_by_name(self, name: str) -> Tensor:
+        """The tensor 'op:index'."""
+        op_name, _, index = name.partition(":")
+        if not index.isdigit():
+            raise ValueError(f"The name {name!r} looks like an (invalid) Operation name, not a Tensor; "
+                             "Tensor names look like '<op name>:<output index>'.")
+        op = self.get_operation_by_name(op_name)
+        if int(index) >= len(op.outputs):
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist: {op_name!r} has "
+                           f"{len(op.outputs)} outputs.")
+        return op.outputs[int(index)]
+
+    def as_graph_element(self, obj):
+        """The Tensor or Operation named by `obj` (a name, a tensor, an op, or a variable)."""
+        if isinstance(obj, str):
+            return self.get_tensor_by_name(obj) if ":" in obj else self.get_operation_by_name(obj)
+        element = getattr(obj, "_graph_element", obj)
+        if isinstance(element, (Tensor, Operation)):
+            if element.graph is not self:
+                raise ValueError(f"{element!r} is not an element of this graph.")
+            return element
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a Tensor or Operation.")
+
+    # -- collections ------------------------------------------------------------------------------
+    def add_to_collection(self, name: str, value) -> None:
+        """Append `value` to the collection `name`."""
+        with self._lock:
+            self._collections.setdefault(name, []).append(value)
+
+    def get_collection(self, name: str, scope=None) -> list:
+        """A copy of the collection `name` (filtered by name prefix `scope`)."""
+        items = list(self._collections.get(name, []))
+        if scope:
+            items = [i for i in items if getattr(i, "name", "").startswith(scope)]
+        return items
+
+    # -- lifecycle --------------------------------------------------------------------------------
+    def finalize(self) -> None:
+        """Refuse new ops from now on (catches graphs that grow every training step)."""
+        self._finalized = True
+
+    @property
+    def finalized(self) -> bool:
+        """True after finalize()."""
+        return self._finalized
+
+    def __repr__(self) -> str:
+        return f"<placeflow.Graph with {len(self._ops)} ops>"
+
+
+def get_default_graph() -> Graph:
+    """The graph ops are recorded into now (a process-wide one is created when none is active)."""
+    graph = graph_mode.active()
+    if graph is None:
+        graph = _fallback_graph()
+    return graph
+
+
+_fallback = None
+
+
+def _fallback_graph() -> Graph:
+    global _fallback
+    if _fallback is None:
+        _fallback = Graph()
+    return _fallback
+
+
+def reset_default_graph() -> None:
+    """Forget the process-wide default graph (TensorFlow 1's tf.reset_default_graph)."""
+    global _fallback
+    if graph_mode.current.get() is not None:
+        raise AssertionError("Do not use reset_default_graph() to clear nested graphs. If you need a cleared "
+                             "graph, exit the nesting and create a new graph.")
+    _fallback = None
+    if graph_mode.process_default is not None:
+        graph_mode.process_default = Graph()

@@ -1,0 +1,74 @@
+"""Intra-op parallelism: how many BLAS threads one kernel may use.
+
+OpenBLAS and MKL thread counts are process-wide (there is no per-thread setting), so placeflow
+sets them with threadpoolctl (an optional, well-kept library that finds the BLAS NumPy loaded):
+from `intra_op_parallelism_threads` when configured, else, while a parallel step runs k expensive
+kernels at once, to cores // k so concurrent kernels do not oversubscribe the cores.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+
+log = logging.getLogger("placeflow.executor")
+_lock = threading.Lock()
+_controller = None
+_warned = False
+
+
+def _blas():
+    global _controller, _warned
+    if _controller is None:
+        try:
+            from threadpoolctl import ThreadpoolController
+        except ImportError:
+            if not _warned:
+                _warned = True
+                log.info("threadpoolctl is not installed: intra-op (BLAS) thread counts are left to the BLAS "
+                         "library. Install placeflow[threads] to control them.")
+            return None
+        _controller = ThreadpoolController()
+    return _controller
+
+
+def available() -> bool:
+    """Whether BLAS thread counts can be controlled here."""
+    return _blas() is not None
+
+
+def set_blas_threads(count: int) -> bool:
+    """Set BLAS threads process-wide (intra_op_parallelism_threads); False when not controllable."""
+    controller = _blas()
+    if controller is None or count <= 0:
+        return False
+    controller.limit(limits=count, user_api="blas")
+    return True
+
+
+def blas_threads() -> int | None:
+    """The current BLAS thread count, or None when unknown."""
+    controller = _blas()
+    if controller is None:
+        return None
+    infos = [i for i in controller.info() if i.get("user_api") == "blas"]
+    return infos[0]["num_threads"] if infos else None
+
+
+@contextlib.contextmanager
+def limited_for(concurrent_kernels: int, configured: int):
+    """While a step runs `concurrent_kernels` heavy kernels at once: BLAS threads = cores // that count."""
+    controller = _blas()
+    if controller is None or configured > 0 or concurrent_kernels < 2:
+        yield
+        return
+    threads = max(1, (os.cpu_count() or 1) // concurrent_kernels)
+    with _lock:
+        limiter = controller.limit(limits=threads, user_api="blas")
+    try:
+        yield
+    finally:
+        with _lock:
+            limiter.restore_original_limits()

@@ -1,0 +1,256 @@
+"""From a placed graph to an execution plan: pruned nodes in order, split per device with copies between.
+
+Every data edge between two devices gets a `_Send` node on the source device and a `_Recv` node
+on the destination (one pair per tensor and destination device, shared by all consumers there).
+Constants are materialized on the device that uses them once, when the plan is built.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..framework import errors
+from ..ops.registry import find_kernel
+from ..placement import report
+from ..runtime.transfer import copy_array
+
+HEAVY_OPS = frozenset({"MatMul"})
+HEAVY_ELEMENTS = 1 << 16
+REF_CONSUMERS = {"Assign": "assign", "AssignAdd": "assign_add", "AssignSub": "assign_sub"}
+
+
+class Node:
+    """One step of a plan: how to compute it, on which device, from which earlier nodes."""
+
+    __slots__ = ("index", "name", "type", "device", "kind", "call", "fn", "attrs", "inputs", "controls",
+                 "consumers", "value", "op", "expensive", "feed_index", "ref", "resource")
+
+    def __init__(self, index, name, op_type, device, kind, op=None):
+        self.index, self.name, self.type, self.device, self.kind, self.op = index, name, op_type, device, kind, op
+        self.call = self.fn = self.value = self.ref = self.resource = None
+        self.attrs: dict = {}
+        self.inputs: list = []      # (source node index, output port or None)
+        self.controls: list = []    # source node indices
+        self.consumers: list = []   # node indices waiting on this one (data and control)
+        self.expensive = False
+        self.feed_index = None
+
+    def __repr__(self) -> str:
+        return f"<Node {self.index} {self.name} ({self.type}) on {self.device.short_name} [{self.kind}]>"
+
+
+class Plan:
+    """The nodes of one (fetches, feeds) signature, in an order where inputs come first."""
+
+    def __init__(self):
+        self.nodes: list = []
+        self.fetches: list = []     # (node index, port)
+        self.feeds: list = []       # graph tensors, in feed order
+        self.parallel = False
+        self.width = 1              # how many expensive nodes can run at once
+        self.inline = None          # generated single-thread step function (codegen)
+
+
+def needed_ops(fetch_ops, fed_ops) -> list:
+    """Every op the fetches depend on (data and control), stopping at fed ops; in creation order."""
+    seen, stack = set(), list(fetch_ops)
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        if op in fed_ops:
+            continue
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+    return sorted(seen, key=lambda op: op._id)
+
+
+def build_plan(ops, placed, fetches, feeds, store=None) -> Plan:
+    """Compile `ops` (placed, in creation order) into a Plan computing `fetches` from `feeds`."""
+    builder = _Builder(placed, {t.op: i for i, t in enumerate(feeds)}, store)
+    for op in ops:
+        builder.add(op)
+    plan = builder.plan
+    plan.feeds = list(feeds)
+    plan.fetches = [builder.output_of(t, builder.device_of(t.op)) if hasattr(t, "value_index") else
+                    (builder.index[t], None) for t in fetches]
+    _link_consumers(plan)
+    plan.width = _parallel_width(plan)
+    plan.parallel = plan.width > 1
+    return plan
+
+
+class _Builder:
+    def __init__(self, placed, fed, store):
+        self.placed, self.fed, self.store = placed, fed, store
+        self.plan = Plan()
+        self.index: dict = {}       # op -> node index
+        self.derefs: dict = {}      # VariableV2 node index -> deref node index
+        self.transfers: dict = {}   # (source index, port, device name) -> recv node index
+        self.local_consts: dict = {}
+        self.transfer_count = 0
+
+    def device_of(self, op):
+        return self.placed[op]
+
+    def new_node(self, name, op_type, device, kind, op=None) -> Node:
+        node = Node(len(self.plan.nodes), name, op_type, device, kind, op)
+        self.plan.nodes.append(node)
+        return node
+
+    # -- one op ------------------------------------------------------------------------------------------
+    def add(self, op) -> None:
+        device = self.placed[op]
+        if op in self.fed:
+            node = self.new_node(op.name, op.type, device, "feed", op)
+            node.feed_index = self.fed[op]
+        elif op.type in ("Placeholder", "_Arg"):
+            raise _must_feed(op)
+        elif op.type == "Const":
+            node = self.new_node(op.name, op.type, device, "const", op)
+            node.value = _materialize(op, device)
+        elif op.type == "VariableV2":
+            node = self.new_node(op.name, op.type, device, "const", op)
+            node.value = node.ref = self.store.slot(op, device)
+        else:
+            node = self._computed(op, device)
+        node.controls = [self.index[c] for c in op.control_inputs if c in self.index]
+        self.index[op] = node.index
+
+    def _computed(self, op, device) -> Node:
+        inputs = []
+        for position, tensor in enumerate(op.inputs):
+            wants_ref = op.type in REF_CONSUMERS and position == 0
+            inputs.append(self.input_of(tensor, device, wants_ref))
+        if op.type in REF_CONSUMERS and op.inputs[0].op.type == "VariableV2":
+            node = self.new_node(op.name, op.type, device, "assign_ref", op)
+            node.ref = self.plan.nodes[inputs[0][0]].ref
+            node.fn = REF_CONSUMERS[op.type]
+            inputs = inputs[1:]
+        elif op.resource is not None:
+            node = self.new_node(op.name, op.type, device, "read_var" if op.type == "ReadVariableOp" else "write_var", op)
+            node.resource = op.resource
+            node.fn = op.type
+        elif op.type == "NoOp":
+            node = self.new_node(op.name, op.type, device, "noop", op)
+        else:
+            node = self.new_node(op.name, op.type, device, "kernel", op)
+            kernel = find_kernel(op.type, device.device_type, op.dtype)
+            if kernel is None:
+                raise errors.InvalidArgumentError(None, op, f"No {device.device_type} kernel for {op.type} "
+                                                  f"({op.name}) with dtype {op.dtype}.")
+            node.fn = kernel.fn
+            node.attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
+        node.inputs = inputs
+        node.expensive = _is_expensive(op)
+        return node
+
+    # -- edges ----------------------------------------------------------------------------------------
+    def input_of(self, tensor, device, wants_ref=False):
+        source = self.plan.nodes[self.index[tensor.op]]
+        port = tensor.value_index if len(tensor.op.outputs) > 1 else None
+        if source.kind == "const" and source.ref is None and source.device is not device:
+            return self._local_const(source, device), None
+        if source.ref is not None and not wants_ref:
+            source = self.plan.nodes[self._deref(source)]
+        if source.device is device or wants_ref:
+            return source.index, port
+        return self._transfer(source, port, device), None
+
+    def output_of(self, tensor, device):
+        source = self.plan.nodes[self.index[tensor.op]]
+        if source.ref is not None:
+            return self._deref(source), None
+        return source.index, (tensor.value_index if len(tensor.op.outputs) > 1 else None)
+
+    def _deref(self, var_node) -> int:
+        if var_node.index not in self.derefs:
+            node = self.new_node(var_node.name, "VariableV2", var_node.device, "deref", var_node.op)
+            node.ref = var_node.ref
+            node.controls = [var_node.index]
+            self.derefs[var_node.index] = node.index
+        return self.derefs[var_node.index]
+
+    def _local_const(self, source, device) -> int:
+        key = (source.index, device.name)
+        if key not in self.local_consts:
+            node = self.new_node(source.name, "Const", device, "const", source.op)
+            node.value = copy_array(source.value, source.device, device)
+            self.local_consts[key] = node.index
+        return self.local_consts[key]
+
+    def _transfer(self, source, port, device) -> int:
+        key = (source.index, port, device.name)
+        if key in self.transfers:
+            return self.transfers[key]
+        self.transfer_count += 1
+        send = self.new_node(f"{source.name}/_{self.transfer_count}", "_Send", source.device, "send")
+        send.inputs = [(source.index, port)]
+        self.transfer_count += 1
+        recv = self.new_node(f"{source.name}/_{self.transfer_count}", "_Recv", device, "recv")
+        recv.inputs = [(send.index, None)]
+        recv.fn = _copier(source.device, device)
+        self.transfers[key] = recv.index
+        return recv.index
+
+
+def _copier(src, dst):
+    def copy(value):
+        copied = copy_array(value, src, dst)
+        report.count_copy(src.name, dst.name, getattr(copied, "nbytes", 0))
+        return copied
+    return copy
+
+
+def _materialize(op, device):
+    value = op.attrs["value"]
+    source = op.attrs.get("_value_device")
+    if source is not None:
+        return value if source is device else copy_array(value, source, device)
+    if device.is_cuda:
+        with device.activate():
+            return device.xp.asarray(value)
+    return value
+
+
+def _is_expensive(op) -> bool:
+    if op.type in HEAVY_OPS:
+        return True
+    shape = op.outputs[0].shape if op.outputs else None
+    if shape is None or None in shape:
+        return False
+    return int(np.prod(shape, dtype=np.int64)) >= HEAVY_ELEMENTS
+
+
+def _link_consumers(plan) -> None:
+    for node in plan.nodes:
+        for source in {s for s, _ in node.inputs} | set(node.controls):
+            plan.nodes[source].consumers.append(node.index)
+
+
+def _parallel_width(plan) -> int:
+    """How many expensive nodes can run at the same time (a greedy set of mutually independent ones)."""
+    heavy = [n.index for n in plan.nodes if n.expensive]
+    if len(heavy) < 2:
+        return 1
+    ancestors = [0] * len(plan.nodes)
+    for node in plan.nodes:
+        bits = 0
+        for source in {s for s, _ in node.inputs} | set(node.controls):
+            bits |= ancestors[source] | (1 << source)
+        ancestors[node.index] = bits
+    chosen = []
+    for b in heavy:
+        if all(not (ancestors[b] >> a) & 1 for a in chosen):
+            chosen.append(b)
+    return len(chosen)
+
+
+def _must_feed(op) -> errors.InvalidArgumentError:
+    dtype = op.dtype.name if op.dtype is not None else "unknown"
+    shape = op.outputs[0].shape
+    shape_text = "unknown" if shape is None else "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
+    return errors.InvalidArgumentError(None, op, (
+        f"You must feed a value for placeholder tensor '{op.name}' with dtype {dtype} and shape {shape_text}\n"
+        f"\t [[{{{{node {op.name}}}}}]]\nplaceflow: pass feed_dict={{{op.name}: value}} to Session.run."))

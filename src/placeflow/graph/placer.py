@@ -1,0 +1,256 @@
+"""The simple placer (seed 003): where each graph node runs, decided once and kept.
+
+1. a node placed in an earlier run stays there; so does a node pinned to a resource's device;
+2. nodes that must share a device (a variable with its reads and assigns, `colocate_with`) form
+   a group, placed together;
+3. a group with a requested device goes there when it exists and has kernels for every member;
+   with soft placement the type and index are dropped and the best remaining device is used;
+4. otherwise GPU:0, or the CPU when there is no GPU or no GPU kernel;
+5. constants and placeholders follow their consumers when those all share a device.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..config.placement_log import ensure_handler, logger as placement_logger
+from ..framework import errors
+from ..framework.device_spec import DeviceSpec, is_complete_specification
+from ..ops.registry import find_kernel, list_kernels
+from ..runtime import registry
+
+log = logging.getLogger("placeflow.placement")
+GENERATORS = frozenset({"Const", "Placeholder"})
+METADATA = frozenset({"Shape", "Size", "Rank"})
+REF_CONSUMERS = frozenset({"Assign", "AssignAdd", "AssignSub"})
+
+
+class _Group:
+    """Nodes that must share one device, with their merged request and common kernel types."""
+
+    __slots__ = ("members", "requested", "assigned", "types", "device")
+
+    def __init__(self):
+        self.members, self.requested, self.assigned, self.types, self.device = [], None, None, None, None
+
+
+def place(ops, placed: dict, ctx, soft: bool, log_placement: bool) -> dict:
+    """Assign a runtime device to every op of `ops` not in `placed` (updated in place); returns `placed`."""
+    devices = registry.devices(ctx)
+    todo = [op for op in ops if op not in placed]
+    if not todo:
+        return placed
+    groups = _colocation_groups(ops, placed, soft)
+    deferred = []
+    order = []
+    for op in todo:
+        if op.type in GENERATORS and not op.inputs and groups[op].device is None:
+            deferred.append(op)
+            continue
+        placed[op] = _place_group(groups[op], op, devices, soft, placed)
+        order.append(op)
+    consumers = _consumer_map(ops) if deferred else {}
+    for op in deferred:
+        group = groups[op]
+        if group.device is None:
+            group.device = _follow_consumers(op, consumers.get(op, ()), group, devices, soft, placed)
+        placed[op] = group.device
+        order.append(op)
+    if log_placement:
+        ensure_handler()
+        for op in order:
+            placement_logger.info("%s: (%s): %s", op.name, op.type, placed[op].name)
+    return placed
+
+
+# -- colocation groups -------------------------------------------------------------------------------
+def _colocation_groups(ops, placed, soft) -> dict:
+    parent = {op: op for op in ops}
+
+    def root(op):
+        while parent[op] is not op:
+            parent[op] = parent[parent[op]]
+            op = parent[op]
+        return op
+
+    by_group_name = {}
+    for op in ops:
+        for name in op.colocation_groups:
+            first = by_group_name.setdefault(name, op)
+            if first is not op:
+                parent[root(op)] = root(first)
+        for index, tensor in enumerate(op.inputs):
+            source = tensor.op
+            if source.type == "VariableV2" and source in parent and (op.type in REF_CONSUMERS and index == 0):
+                parent[root(op)] = root(source)
+    groups = {}
+    for op in ops:
+        group = groups.setdefault(root(op), _Group())
+        group.members.append(op)
+        groups[op] = group
+    for group in {id(g): g for g in groups.values()}.values():
+        _merge_group(group, placed, soft)
+    return groups
+
+
+def _merge_group(group: _Group, placed: dict, soft: bool) -> None:
+    """Merge the members' devices: assigned and resource devices strictly, requests loosely under soft."""
+    types = None
+    for op in group.members:
+        fixed = placed.get(op) or op.attrs.get("_pinned_device")
+        if fixed is not None:
+            name = fixed.name if hasattr(fixed, "name") else fixed
+            if group.assigned is not None and group.assigned != name:
+                raise _assigned_conflict(group, op, name)
+            group.assigned = name
+        if op.device:
+            spec = DeviceSpec.from_string(op.device)
+            group.requested = spec if group.requested is None else _merge_requests(group, op, spec, soft)
+        supported = [t for t in registry.DEVICE_TYPE_PRIORITY if find_kernel(op.type, t, op.dtype) is not None]
+        types = supported if types is None else [t for t in types if t in supported]
+    group.types = types or []
+
+
+def _merge_requests(group, op, spec, soft) -> DeviceSpec:
+    merged = list(group.requested._fields)
+    for i, value in enumerate(spec._fields):
+        if value is None:
+            continue
+        if merged[i] is not None and merged[i] != value:
+            if not soft:
+                raise errors.InvalidArgumentError(None, None, (
+                    f"Cannot colocate nodes {{{{colocation_node {group.members[0].name}}}}} and "
+                    f"{{{{colocation_node {op.name}}}}}: Cannot merge devices with incompatible "
+                    f"{'types' if i == 3 else 'ids' if i == 4 else 'fields'}: '{group.requested.to_string()}' "
+                    f"and '{spec.to_string()}'\nplaceflow: nodes colocated with each other (a variable and its "
+                    "ops, or colocate_with) must ask for the same device; fix one request, or allow soft placement."))
+            merged[3:5] = [None, None] if i >= 3 else merged[3:5]
+            continue
+        merged[i] = value
+    return DeviceSpec._from_fields(tuple(merged))
+
+
+# -- choosing a device -------------------------------------------------------------------------------
+def _place_group(group: _Group, op, devices, soft, placed):
+    if group.device is not None:
+        return group.device
+    if group.assigned is not None:
+        group.device = next(d for d in devices if d.name == group.assigned)
+        return group.device
+    candidates = _candidates(group, op, devices, soft)
+    if op.type in METADATA and op.inputs and placed.get(op.inputs[0].op) in candidates:
+        group.device = placed[op.inputs[0].op]
+    else:
+        group.device = candidates[0]
+    return group.device
+
+
+def _candidates(group: _Group, op, devices, soft) -> list:
+    if not group.types:
+        raise _no_kernel(op, group)
+    spec = group.requested
+    if spec is None or not spec.to_string():
+        return _supported(devices, DeviceSpec(), group.types)
+    found = _supported(devices, spec, group.types)
+    if found:
+        return found
+    if not soft:
+        raise _unsatisfiable(op, group, spec, devices)
+    loose = _supported(devices, spec.replace(device_type=None, device_index=None), group.types)
+    if not loose:
+        loose = _supported(devices, DeviceSpec(), group.types)
+    log.warning("%s (%s) asked for %s and was softly placed on %s: %s.", op.name, op.type, spec.to_string(),
+                loose[0].short_name, _why(devices, spec, group))
+    return loose
+
+
+def _supported(devices, spec, types) -> list:
+    return [d for t in types for d in devices if d.device_type == t and is_complete_specification(spec, d.spec)]
+
+
+def _follow_consumers(op, consumers, group, devices, soft, placed):
+    candidates = _candidates(group, op, devices, soft)
+    used = {placed[c] for c in consumers if c in placed}
+    if len(used) == 1:
+        device = used.pop()
+        if device in candidates:
+            return device
+    return candidates[0]
+
+
+def _consumer_map(ops) -> dict:
+    consumers: dict = {}
+    for op in ops:
+        for tensor in op.inputs:
+            consumers.setdefault(tensor.op, []).append(op)
+    return consumers
+
+
+# -- errors (TensorFlow's texts, then what to do) ----------------------------------------------------
+def _available(devices) -> str:
+    return ", ".join(d.name for d in sorted(devices, key=lambda d: d.name))
+
+
+def _why(devices, spec, group) -> str:
+    if not any(is_complete_specification(spec, d.spec) for d in devices):
+        return f"no device matches {spec.to_string()}"
+    return f"no {spec.device_type} kernel for every op of its group"
+
+
+def _unsatisfiable(op, group, spec, devices) -> errors.InvalidArgumentError:
+    requested = spec.to_string()
+    if not any(is_complete_specification(spec, d.spec) for d in devices):
+        detail = (f"Could not satisfy explicit device specification '{requested}' because no devices matching "
+                  f"that specification are registered in this process; available devices: {_available(devices)}")
+        if spec.device_type == "GPU" and not any(d.device_type == "GPU" for d in devices):
+            detail += ". The requested device appears to be a GPU, but CUDA is not enabled."
+        fix = ("ask for a device listed above, or create the session with "
+               "ConfigProto(allow_soft_placement=True) to fall back to an existing device")
+    else:
+        members = "\n".join(f"  {m.name} ({m.type}) {m.device}" for m in group.members)
+        detail = (f"Could not satisfy explicit device specification '{requested}' because no supported kernel for "
+                  f"{spec.device_type} devices is available.\nColocation Debug Info:\nColocation group had the "
+                  f"following types and supported devices: \n{_type_table(group)}\nColocation members, "
+                  f"user-requested devices, and framework assigned devices, if any:\n{members}\n"
+                  f"Op: {op.type}\nNode attrs: dtype={_dtype_name(op.dtype)}\nRegistered kernels:\n"
+                  + "\n".join(f"  device='{t}'; T in [{', '.join(n)}]" for t, n in list_kernels(op.type)))
+        fix = (f"{spec.device_type} has no {op.type} kernel for {_dtype_name(op.dtype)}: change the dtype "
+               f"(e.g. a float32 variable), pin it to the CPU, or allow soft placement")
+    return errors.InvalidArgumentError(None, None, (
+        f"Cannot assign a device for operation {op.name}: {detail}\n\t [[{{{{node {op.name}}}}}]]\n"
+        f"placeflow: {fix}."))
+
+
+def _type_table(group) -> str:
+    rows = []
+    for member in group.members:
+        types = [t for t in registry.DEVICE_TYPE_PRIORITY if find_kernel(member.type, t, member.dtype)]
+        rows.append(f"{member.type}: {' '.join(types)} ")
+    return "\n".join(dict.fromkeys(rows))
+
+
+def _no_kernel(op, group) -> errors.InvalidArgumentError:
+    if len(group.members) > 1:
+        names = ", ".join(f"{m.name} ({m.type})" for m in group.members)
+        return errors.InvalidArgumentError(None, None, (
+            f"Cannot assign a device for operation {op.name}: Cannot colocate nodes because no device type "
+            f"supports all of them: {names}.\nColocation Debug Info:\n{_type_table(group)}\n"
+            "placeflow: change the dtype of the variable or ops so one device type has kernels for all of them."))
+    return errors.InvalidArgumentError(None, None, (
+        f"No OpKernel was registered to support Op '{op.type}' used by {{{{node {op.name}}}}} with these attrs: "
+        f"[dtype={_dtype_name(op.dtype)}]\nRegistered devices: [{', '.join(registry.DEVICE_TYPE_PRIORITY)}]\n"
+        "Registered kernels:\n" + ("\n".join(f"  device='{t}'; T in [{', '.join(n)}]"
+                                             for t, n in list_kernels(op.type)) or "  <no registered kernels>")
+        + f"\nplaceflow: cast the input of {op.name} to a dtype listed above."))
+
+
+def _assigned_conflict(group, op, name) -> errors.InvalidArgumentError:
+    return errors.InvalidArgumentError(None, None, (
+        f"Cannot place the graph because a reference or resource edge connects colocation groups with "
+        f"incompatible assigned devices: {group.assigned} vs {name}. The edge src node is "
+        f"{group.members[0].name} , and the dst node is {op.name}\nplaceflow: ops on one variable must run on "
+        "its device; do not colocate ops of variables living on different devices."))
+
+
+def _dtype_name(dtype) -> str:
+    return "DT_INVALID" if dtype is None else f"DT_{dtype.name.upper()}"

@@ -1,0 +1,242 @@
+"""compat.v1.Session: places a graph (once per node), plans each fetch signature, and runs it.
+
+Process-wide options of its ConfigProto (devices, GPU memory, thread counts) configure the runtime
+the first time; session options (log_device_placement, allow_soft_placement, per-session thread
+pools) belong to the session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+import numpy as np
+
+from ..config import proto
+from ..config.context import context
+from ..config.placement_log import ensure_handler, logger as placement_logger
+from ..framework import errors
+from ..runtime import registry
+from ..runtime.transfer import to_host
+from . import executor, intra_op, lanes, nest, partition, placer
+from .graph import Operation, Tensor, get_default_graph
+from .state import VariableStore
+from .step_stats import RunMetadata, StepStatsCollector
+
+_default = threading.local()
+
+
+class Session:
+    """Runs fetches of a graph: `sess.run(fetches, feed_dict)`; a context manager that closes itself."""
+
+    def __init__(self, target="", graph=None, config=None):
+        if target:
+            raise errors.UnimplementedError(None, None, (
+                f"Session target {target!r} is not supported: placeflow runs in-process only. Pass target=''."))
+        self._config = config if config is not None else proto.ConfigProto()
+        proto.apply_process_options(self._config, threads=False)
+        self._graph = graph if graph is not None else get_default_graph()
+        self._ctx = context()
+        self._devices = registry.devices(self._ctx)
+        self._soft = bool(self._config.allow_soft_placement)
+        self._log = bool(self._config.log_device_placement)
+        self._placed: dict = {}
+        self._placed_version = -1
+        self._plans: dict = {}
+        self._store = VariableStore()
+        self._own_lanes = {} if self._config.use_per_session_threads else None
+        self._closed = False
+        self._lock = threading.Lock()
+        intra = self._config.intra_op_parallelism_threads or self._ctx.threads("intra")
+        if intra > 0:
+            intra_op.set_blas_threads(intra)
+        if self._log:
+            _log_device_mapping(self._devices)
+
+    # -- public API ----------------------------------------------------------------------------------
+    @property
+    def graph(self):
+        """The graph this session runs."""
+        return self._graph
+
+    def list_devices(self) -> list:
+        """The devices this session can use."""
+        return list(self._devices)
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Compute `fetches` (a tensor, op, name, variable, or nested list/tuple/dict of them) given `feed_dict`."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        leaves = nest.flatten(fetches)
+        elements = [self._graph.as_graph_element(leaf) for leaf in leaves]
+        feeds, feed_values = self._feeds(feed_dict or {})
+        plan = self._plan(elements, feeds)
+        devices = {n.feed_index: n.device for n in plan.nodes if n.kind == "feed"}
+        placed_values = [_on_device(value, devices.get(i)) for i, value in enumerate(feed_values)]
+        collector = None
+        if options is not None and options.trace_level > 0:
+            run_metadata = run_metadata if run_metadata is not None else RunMetadata()
+            collector = StepStatsCollector(run_metadata.step_stats)
+        outputs = self._execute(plan, placed_values, collector)
+        results = [None if isinstance(e, Operation) else _to_numpy(v) for e, v in zip(elements, outputs)]
+        return nest.pack_as(fetches, results) if isinstance(fetches, (list, tuple, dict)) else results[0]
+
+    def close(self) -> None:
+        """Release the session's variables and thread pools; later runs raise."""
+        if self._own_lanes:
+            for lane in self._own_lanes.values():
+                lane.close()
+        self._closed = True
+        self._store = VariableStore()
+        self._plans.clear()
+
+    def as_default(self):
+        """Make this the session `Tensor.eval()` and `Operation.run()` use, on this thread."""
+        return _as_default(self)
+
+    def __enter__(self):
+        self._default_cm = _as_default(self)
+        self._default_cm.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self._default_cm.__exit__(*exc)
+        self.close()
+        return False
+
+    def __del__(self):
+        own = getattr(self, "_own_lanes", None)
+        if own:
+            for lane in own.values():
+                lane.close()
+
+    # -- internals --------------------------------------------------------------------------------------
+    def _feeds(self, feed_dict):
+        tensors, values = [], []
+        for key, value in feed_dict.items():
+            element = self._graph.as_graph_element(key)
+            tensor = element.outputs[0] if isinstance(element, Operation) else element
+            if not isinstance(tensor, Tensor):
+                raise TypeError(f"The key {key!r} of feed_dict cannot be interpreted as a Tensor.")
+            tensors.append(tensor)
+            values.append(_feed_array(tensor, value))
+        return tensors, values
+
+    def _plan(self, elements, feeds):
+        key = (tuple(id(e) for e in elements), tuple(id(t) for t in feeds), self._graph.version)
+        plan = self._plans.get(key)
+        if plan is not None:
+            return plan
+        with self._lock:
+            if self._placed_version != self._graph.version:
+                placer.place(self._graph.get_operations(), self._placed, self._ctx, self._soft, self._log)
+                self._placed_version = self._graph.version
+            fetch_ops = [e.op if isinstance(e, Tensor) else e for e in elements]
+            ops = partition.needed_ops(fetch_ops, {t.op for t in feeds})
+            plan = partition.build_plan(ops, self._placed, elements, feeds, self._store)
+            self._plans[key] = plan
+        return plan
+
+    def _execute(self, plan, feed_values, collector):
+        configured = self._config.inter_op_parallelism_threads or self._ctx.threads("inter")
+        if not plan.parallel or configured < 0:
+            if configured < 0 and plan.parallel:
+                plan.parallel = False  # TensorFlow: a negative count runs every op in the caller's thread
+            return executor.run(plan, feed_values, None, collector)
+        devices = list({n.device.name: n.device for n in plan.nodes}.values())
+        pools = lanes.lanes_for(devices, configured, self._own_lanes)
+        intra = self._config.intra_op_parallelism_threads or self._ctx.threads("intra")
+        with intra_op.limited_for(plan.width, intra):
+            return executor.run(plan, feed_values, pools, collector)
+
+
+class InteractiveSession(Session):
+    """A Session that makes itself the default on creation (for shells and notebooks)."""
+
+    def __init__(self, target="", graph=None, config=None):
+        super().__init__(target, graph, config)
+        self._interactive_cm = _as_default(self)
+        self._interactive_cm.__enter__()
+
+    def close(self) -> None:
+        """Close, and stop being the default session."""
+        super().close()
+        stack = _stack()
+        if self in stack:
+            stack.remove(self)
+
+
+def _stack() -> list:
+    if not hasattr(_default, "stack"):
+        _default.stack = []
+    return _default.stack
+
+
+@contextlib.contextmanager
+def _as_default(session):
+    stack = _stack()
+    stack.append(session)
+    try:
+        yield session
+    finally:
+        if stack and stack[-1] is session:
+            stack.pop()
+
+
+def get_default_session():
+    """The innermost default session of this thread, or None."""
+    stack = _stack()
+    return stack[-1] if stack else None
+
+
+def default_session_for(element, session=None) -> Session:
+    """`session`, else the default session; ValueError (TensorFlow's text) when there is none."""
+    session = session if session is not None else get_default_session()
+    if session is None:
+        raise ValueError("Cannot evaluate tensor using `eval()`: No default session is registered. Use `with "
+                         "sess.as_default()` or pass an explicit session to `eval(session=sess)`")
+    return session
+
+
+def _on_device(value, device):
+    if device is None or not device.is_cuda:
+        return value
+    with device.activate():
+        return device.xp.asarray(value)
+
+
+def _feed_array(tensor, value) -> np.ndarray:
+    array = np.asarray(value._value if hasattr(value, "_value") and not callable(value._value) else value)
+    dtype = tensor.dtype
+    if dtype is not None and array.dtype != dtype.numpy_dtype:
+        try:
+            array = array.astype(dtype.numpy_dtype)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"Cannot feed {value!r} to Tensor {tensor.name!r} of dtype {dtype.name}: {exc}") from None
+    shape = tensor.shape
+    if shape is not None and (len(shape) != array.ndim or
+                              any(d is not None and d != a for d, a in zip(shape, array.shape))):
+        expected = "(" + ", ".join("?" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+        raise ValueError(f"Cannot feed value of shape {array.shape} for Tensor {tensor.name!r}, which has shape "
+                         f"'{expected}'")
+    return array
+
+
+def _to_numpy(value):
+    if value is None:
+        return None
+    array = to_host(value) if not isinstance(value, np.ndarray) else value
+    return array[()] if array.ndim == 0 else array
+
+
+def _log_device_mapping(devices) -> None:
+    ensure_handler()
+    described = [d for d in devices if d.info.physical.description and d.device_type != "CPU"]
+    if not described:
+        placement_logger.info("Device mapping: no known devices.")
+        return
+    lines = [f"{d.name} -> {d.info.physical.description}" for d in described]
+    placement_logger.info("Device mapping:\n%s", "\n".join(lines))
+
+
+__all__ = ["InteractiveSession", "Session", "get_default_session"]

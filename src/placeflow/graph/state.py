@@ -1,0 +1,79 @@
+"""Where a Session keeps the values of TensorFlow 1 ref variables, one slot per VariableV2 node."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..framework import errors
+
+
+class VariableStore:
+    """Variable values of one Session, each on the device its VariableV2 node was placed on."""
+
+    def __init__(self):
+        self._values: dict = {}
+        self._lock = threading.Lock()
+
+    def slot(self, op, device) -> "Slot":
+        """The handle a VariableV2 node outputs: reads and assigns go through it."""
+        return Slot(self, op, device)
+
+    def set(self, op, value) -> None:
+        """Set a variable's value from outside a step (Variable.load)."""
+        self._values[op] = np.asarray(value, dtype=op.dtype.numpy_dtype)
+
+    def is_initialized(self, op) -> bool:
+        """Whether the variable has a value in this session."""
+        return op in self._values
+
+
+class Slot:
+    """One variable of one session: read, assign, assign_add, assign_sub (new values are charged to the device)."""
+
+    __slots__ = ("store", "op", "device")
+
+    def __init__(self, store, op, device):
+        self.store, self.op, self.device = store, op, device
+
+    def get(self):
+        """The current value; FailedPreconditionError (TensorFlow's text) before initialization."""
+        try:
+            return self.store._values[self.op]
+        except KeyError:
+            name = self.op.name
+            raise errors.FailedPreconditionError(None, self.op, (
+                f"Attempting to use uninitialized value {name}\n\t [[{{{{node {name}}}}}]]\nplaceflow: run "
+                f"{name}.initializer or placeflow.compat.v1.global_variables_initializer() in this session "
+                "first.")) from None
+
+    def assign(self, value):
+        """Set the value (shape checked against the variable's static shape)."""
+        shape = self.op.attrs.get("shape")
+        if shape is not None and None not in shape and tuple(value.shape) != tuple(shape):
+            raise errors.InvalidArgumentError(None, self.op, (
+                f"Assign requires shapes of both tensors to match. lhs shape= {list(shape)} rhs shape= "
+                f"{list(value.shape)}"))
+        value = self.device.adopt(value)
+        with self.store._lock:
+            self.store._values[self.op] = value
+        return value
+
+    def assign_add(self, delta):
+        """value += delta."""
+        return self.assign(self.get() + delta)
+
+    def assign_sub(self, delta):
+        """value -= delta."""
+        return self.assign(self.get() - delta)
+
+
+def write_variable(node, value) -> None:
+    """Assign/AssignAdd/AssignSub on a captured eager variable, charging the new value to its device."""
+    var = node.resource
+    if node.fn == "AssignAddVariableOp":
+        value = var._value + value
+    elif node.fn == "AssignSubVariableOp":
+        value = var._value - value
+    var._value = var._device.adopt(value)

@@ -1,0 +1,79 @@
+"""TensorFlow 1 graph-building names: placeholder, name_scope, control_dependencies, colocate_with, ..."""
+
+from __future__ import annotations
+
+import contextlib
+
+from ..framework import dtypes, graph_mode
+from .graph import Graph, get_default_graph
+
+
+def placeholder(dtype, shape=None, name=None):
+    """A graph input that every Session.run must feed (feed_dict={placeholder: value})."""
+    graph = graph_mode.active()
+    if graph is None:
+        raise RuntimeError("placeholder() is not compatible with eager execution: build it under "
+                           "`with placeflow.compat.v1.Graph().as_default():` or call "
+                           "placeflow.compat.v1.disable_eager_execution() first.")
+    dtype = dtypes.as_dtype(dtype)
+    shape = None if shape is None else tuple(None if d is None or d == -1 else int(d) for d in shape)
+    op = graph.create_op("Placeholder", [], {"dtype": dtype, "shape": shape}, dtype, name or "Placeholder",
+                         [(dtype, shape)])
+    return op.outputs[0]
+
+
+def name_scope(name, default_name=None, values=None):
+    """Prefix the names of ops built inside with `name/` (a no-op context while running eagerly)."""
+    graph = graph_mode.active()
+    if graph is None:
+        return contextlib.nullcontext(f"{name or default_name}/")
+    return graph.name_scope(name or default_name)
+
+
+def control_dependencies(control_inputs):
+    """Ops built inside run only after `control_inputs` (in eager mode everything already runs in order)."""
+    graph = graph_mode.active()
+    if graph is None:
+        return contextlib.nullcontext()
+    return graph.control_dependencies(control_inputs)
+
+
+def colocate_with(op, ignore_existing=False):
+    """Ops built inside are placed on the same device as `op`."""
+    graph = graph_mode.active()
+    if graph is None:
+        return contextlib.nullcontext()
+    return graph.colocate_with(op, ignore_existing)
+
+
+def no_op(name=None):
+    """An op that does nothing; with control_dependencies it groups other ops."""
+    graph = graph_mode.active()
+    if graph is None:
+        return None
+    return graph.create_op("NoOp", [], {}, None, name or "NoOp", [])
+
+
+def group(*inputs, name=None):
+    """One op that runs after all of `inputs`."""
+    graph = get_default_graph()
+    with graph.control_dependencies([i for i in inputs if i is not None]):
+        return graph.create_op("NoOp", [], {}, None, name or "group_deps", [])
+
+
+def disable_eager_execution() -> None:
+    """Build graphs from now on: ops go into the default graph, to be run by a Session (TensorFlow 1 style)."""
+    if graph_mode.process_default is None:
+        graph_mode.process_default = get_default_graph() if graph_mode.current.get() is None else Graph()
+
+
+def enable_eager_execution_again() -> None:
+    """Undo disable_eager_execution (for tests and notebooks)."""
+    graph_mode.process_default = None
+
+
+def executing_eagerly() -> bool:
+    """True unless a graph is being built on this thread."""
+    return graph_mode.active() is None
+
+
