@@ -154,7 +154,7 @@ class _EagerVariableHooks:
 
     @staticmethod
     def read(graph, var):
-        op = graph.create_op("ReadVariableOp", [], {"_pinned_device": var.device}, var.dtype, var._name,
+        op = graph.create_op("ReadVariableOp", [], {"_pinned_device": var.device}, var.dtype, None,
                              [(var.dtype, tuple(var.shape))], resource=var)
         _order_stateful(graph, var, op, write=False)
         return op.outputs[0]
@@ -169,7 +169,7 @@ class _EagerVariableHooks:
             raise errors.InvalidArgumentError(None, None, (
                 f"Cannot update variable with shape {var.shape} using a Tensor with shape {tensor.shape}, "
                 f"shapes must be equal. [Op:{op_type}]"))
-        op = graph.create_op(op_type, [tensor], {"_pinned_device": var.device}, var.dtype, var._name, [],
+        op = graph.create_op(op_type, [tensor], {"_pinned_device": var.device}, var.dtype, None, [],
                              resource=var)
         _order_stateful(graph, var, op, write=True)
         return _EagerVariableHooks.read(graph, var) if read_value else op

@@ -28,6 +28,14 @@ SECTIONS = [
     ("Manual replication over GPUs, AddN on the CPU (seeds 000, 002)", "seed_manual_replication.py", {}),
     ("Ops without GPU kernels, and device functions (seeds 002, 003)", "seed_kernels_and_variables.py", {}),
     ("Use the GPU if one is available (seed 004)", "seed_gpu_if_available.py", {}),
+    ("Graphs and Sessions: the Device mapping and each node's device (seed 001)", "session_log_placement.py", {}),
+    ("A Session with constants on the CPU and MatMul on GPU:0 (seed 001)", "session_manual_placement.py", {}),
+    ("A Session asking for GPU:2 on a two-GPU machine, then with soft placement (seed 001)",
+     "session_unknown_gpu.py", {"PLACEFLOW_SIMULATED_GPUS": "2"}),
+    ("Towers on GPU:2 and GPU:3, AddN on the CPU (seed 001)", "session_multi_tower.py", {}),
+    ("Session memory options: allow_growth, a 40% fraction (seeds 001, 003, 004)", "session_memory_options.py", {}),
+    ("The simple placer: pins, device functions, soft placement (seed 003)", "session_simple_placer.py", {}),
+    ("A graph on '/gpu:0' if available, fed through a placeholder (seed 004)", "session_gpu_if_available.py", {}),
 ]
 
 

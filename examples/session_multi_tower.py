@@ -1,0 +1,19 @@
+"""Seed 001: one tower per GPU (GPU:2 and GPU:3), the sum on the CPU; the towers run concurrently."""
+
+import placeflow as tf
+
+tf.compat.v1.disable_eager_execution()
+
+# Creates a graph.
+c = []
+for d in ['/device:GPU:2', '/device:GPU:3']:
+    with tf.device(d):
+        a = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], shape=[2, 3])
+        b = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], shape=[3, 2])
+        c.append(tf.matmul(a, b))
+with tf.device('/cpu:0'):
+    sum = tf.add_n(c)
+# Creates a session with log_device_placement set to True.
+sess = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(log_device_placement=True))
+# Runs the op.
+print(sess.run(sum))
