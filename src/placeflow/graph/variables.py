@@ -55,7 +55,11 @@ class RefVariable:
         """The `v/read` tensor: the variable's value when the graph runs."""
         return self._snapshot
 
-    read_value = value
+    def read_value(self) -> Tensor:
+        """A new read of the variable, made under the current control dependencies (unlike value())."""
+        with self._graph.colocate_with(self._op):
+            return self._graph.create_op("Identity", [self._op.outputs[0]], {}, self.dtype, "read",
+                                         [(self.dtype, self.shape)]).outputs[0]
 
     @property
     def op(self):

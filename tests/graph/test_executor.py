@@ -1,0 +1,169 @@
+"""The executor: partitioning with copies, concurrency (measured by step-stats overlap), errors, tracing."""
+
+import json
+
+import numpy as np
+import pytest
+
+import placeflow as tf
+from placeflow.python.client import timeline
+
+FULL_TRACE = tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE)
+
+
+def traced_run(sess, fetches, feed_dict=None):
+    metadata = tf.compat.v1.RunMetadata()
+    value = sess.run(fetches, feed_dict=feed_dict, options=FULL_TRACE, run_metadata=metadata)
+    return value, metadata.step_stats
+
+
+def overlaps(first, second) -> bool:
+    return first.all_start_micros < second.all_end_micros and second.all_start_micros < first.all_end_micros
+
+
+def two_branches(devices, size=384):
+    outs = []
+    for device in devices:
+        with tf.device(device):
+            x = tf.constant(np.random.RandomState(0).rand(size, size).astype(np.float32) / size)
+            outs.append(tf.matmul(tf.matmul(x, x, name=f"first_{device[-1]}"), x, name=f"second_{device[-1]}"))
+    with tf.device(devices[0]):
+        return tf.add_n(outs, name="total")
+
+
+def by_name(stats):
+    return {n.node_name: n for n in stats.all_nodes()}
+
+
+def test_branches_on_two_gpus_run_concurrently_with_copies(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="2")
+    with tf.compat.v1.Graph().as_default():
+        total = two_branches(["/gpu:0", "/gpu:1"])
+        sess = tf.compat.v1.Session()
+        expected = sess.run(total)
+        value, stats = traced_run(sess, total)
+    np.testing.assert_allclose(value, expected, rtol=1e-5)
+    nodes = by_name(stats)
+    assert overlaps(nodes["second_0"], nodes["second_1"]) or overlaps(nodes["first_0"], nodes["first_1"])
+    assert nodes["first_1"].device.endswith("GPU:1") and nodes["first_1"].output_bytes == [384 * 384 * 4]
+    copies = sorted(n.op for n in stats.all_nodes() if n.op in ("_Send", "_Recv"))
+    assert copies == ["_Recv", "_Send"]  # one tensor crosses from GPU:1 to GPU:0
+    recv = next(n for n in stats.all_nodes() if n.op == "_Recv")
+    assert recv.device.endswith("GPU:0") and recv.node_name.startswith("second_1/_")
+    assert {d.device[-5:] for d in stats.dev_stats} == {"GPU:0", "GPU:1"}
+
+
+def test_independent_branches_on_one_cpu_run_concurrently(make_context):
+    make_context()
+    with tf.compat.v1.Graph().as_default():
+        total = two_branches(["/cpu:0", "/cpu:0"], size=512)
+        sess = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(inter_op_parallelism_threads=2))
+        sess.run(total)
+        threads = set()
+        for _ in range(5):  # a loaded machine may serialize one run; one overlap is proof enough
+            _, stats = traced_run(sess, total)
+            matmuls = [n for n in stats.all_nodes() if n.op == "MatMul"]
+            threads |= {n.thread_id for n in matmuls}
+            if any(overlaps(a, b) for a in matmuls for b in matmuls if a is not b):
+                break
+        else:
+            pytest.fail("two independent MatMuls on one CPU never overlapped")
+    assert threads == {"CPU:0/inter_op_0", "CPU:0/inter_op_1"}
+
+
+def test_logical_cpus_each_run_their_branch(make_context):
+    make_context()
+    with tf.compat.v1.Graph().as_default():
+        total = two_branches(["/cpu:0", "/cpu:1"])
+        sess = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(device_count={"CPU": 2}))
+        _, stats = traced_run(sess, total)
+    nodes = by_name(stats)
+    assert nodes["first_1"].thread_id.startswith("CPU:1/inter_op") and nodes["first_0"].thread_id.startswith("CPU:0/")
+
+
+def test_inline_and_parallel_plans_agree(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="2")
+    with tf.compat.v1.Graph().as_default():
+        total = two_branches(["/gpu:0", "/gpu:1"], size=64)
+        small = tf.reduce_sum(total) * 2.0
+        sess = tf.compat.v1.Session()
+        parallel = sess.run(small)
+        serial = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(inter_op_parallelism_threads=-1))
+        plan_key = next(iter(sess._plans))
+        assert sess._plans[plan_key].parallel
+        np.testing.assert_allclose(serial.run(small), parallel, rtol=1e-5)
+
+
+def test_an_error_cancels_the_step_and_names_the_node(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="2")
+    with tf.compat.v1.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, shape=None, name="x")
+        with tf.device("/gpu:0"):
+            heavy = tf.matmul(tf.ones([256, 256]), tf.ones([256, 256]))
+        with tf.device("/gpu:1"):
+            broken = tf.matmul(x, tf.ones([256, 256]), name="broken")
+            after = tf.reduce_sum(broken, name="after")
+        total = tf.add(tf.reduce_sum(heavy), after)
+        sess = tf.compat.v1.Session()
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[\[\{\{node broken\}\}\]\]"):
+            sess.run(total, feed_dict={x: np.ones((3, 5), np.float32)})
+        assert sess.run(total, feed_dict={x: np.ones((2, 256), np.float32)}) == 256 ** 3 + 2 * 256 ** 2
+
+
+def test_control_dependencies_are_honoured_in_parallel_runs(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="2")
+    with tf.compat.v1.Graph().as_default():
+        with tf.device("/gpu:0"):
+            v = tf.Variable(np.zeros((128, 128), np.float32), name="v")
+            update = v.assign(tf.matmul(tf.ones([128, 128]), tf.ones([128, 128])))
+        with tf.device("/gpu:1"):
+            other = tf.matmul(tf.ones([128, 128]), tf.ones([128, 128]))
+        with tf.control_dependencies([update]):
+            after = v.read_value()
+        sess = tf.compat.v1.Session()
+        sess.run(v.initializer)
+        result, stats = traced_run(sess, [after, other])
+    assert result[0][0, 0] == 128.0
+    nodes = by_name(stats)
+    assert nodes[after.op.name].all_start_micros >= nodes[update.op.name].all_end_micros
+
+
+def test_chrome_trace_has_a_track_per_device_and_copies(make_context, tmp_path):
+    make_context(PLACEFLOW_SIMULATED_GPUS="2")
+    with tf.compat.v1.Graph().as_default():
+        total = two_branches(["/gpu:0", "/gpu:1"], size=64)
+        _, stats = traced_run(tf.compat.v1.Session(), total)
+    trace = json.loads(timeline.Timeline(stats).generate_chrome_trace_format())
+    processes = {e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "process_name"}
+    assert processes == {"/job:localhost/replica:0/task:0/device:GPU:0", "/job:localhost/replica:0/task:0/device:GPU:1"}
+    copy_events = [e for e in trace["traceEvents"] if e.get("cat") == "copy"]
+    assert {e["name"] for e in copy_events} == {"_Send", "_Recv"}
+    tracks = {e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"}
+    assert "copies" in tracks
+    path = timeline.write_chrome_trace(stats, str(tmp_path / "step.json"))
+    assert json.loads(open(path).read())["traceEvents"]
+
+
+def test_inline_plan_is_generated_code_naming_its_nodes(make_context):
+    with tf.compat.v1.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, shape=[2], name="x")
+        y = tf.exp(x * 2.0, name="y")
+        sess = tf.compat.v1.Session()
+        assert sess.run(y, feed_dict={x: [0.0, 0.5]}).tolist() == pytest.approx([1.0, np.e])
+    plan = next(iter(sess._plans.values()))
+    assert not plan.parallel and "K" in plan.inline.source and "F[0]" in plan.inline.source
+
+
+def test_lanes_are_shared_across_sessions_unless_per_session(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="2")
+    with tf.compat.v1.Graph().as_default():
+        total = two_branches(["/gpu:0", "/gpu:1"], size=64)
+        own = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(use_per_session_threads=True))
+        own.run(total)
+        assert set(own._own_lanes) == {"/job:localhost/replica:0/task:0/device:GPU:0",
+                                       "/job:localhost/replica:0/task:0/device:GPU:1"}
+        workers = [t for lane in own._own_lanes.values() for t in lane._threads]
+        own.close()
+    for worker in workers:
+        worker.join(timeout=5)
+    assert not any(w.is_alive() for w in workers)
