@@ -23,6 +23,8 @@ class Variable:
         return super().__new__(cls)
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None):
+        if "_value" in self.__dict__:  # lifted out of a function trace by __new__: already built
+            return
         if initial_value is None:
             raise ValueError("initial_value must be specified, e.g. placeflow.Variable(3.0).")
         if callable(initial_value):

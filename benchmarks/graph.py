@@ -1,0 +1,163 @@
+"""Graph mode cost and concurrency, against raw NumPy measured in the same run.
+
+    PYTHONPATH=src python3 benchmarks/graph.py
+
+(a) A chain of 100 small elementwise ops (8x8 float32, alternating multiply and add by constants):
+    per call as a placeflow.function, as eager ops, and as raw NumPy calls; overhead per op.
+(b) Two independent branches of 1024x1024 float32 matmuls (4 chained matmuls each), summed: run by a
+    Session on one logical CPU serially (inter_op_parallelism_threads=-1), on one logical CPU in
+    parallel, and on two logical CPUs (one branch each); raw NumPy runs the same matmuls one after
+    the other with 1 and with all BLAS threads. Each configuration runs in its own process, since
+    logical devices are fixed per process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import timeit
+from pathlib import Path
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+sys.path.insert(0, SRC)
+os.environ.setdefault("PLACEFLOW_DISABLE_CUDA", "1")
+
+CHAIN_OPS = 100
+SIZE = 1024
+MATMULS_PER_BRANCH = 4
+
+
+def per_call_us(fn, number: int, repeat: int = 15) -> float:
+    """Median over `repeat` samples of the mean time of `number` calls, in microseconds."""
+    fn()
+    return statistics.median(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+
+
+def chain_table() -> list:
+    import numpy as np
+
+    import placeflow as tf
+
+    data = np.random.RandomState(0).rand(8, 8).astype(np.float32)
+    factor, offset = np.float32(1.0001), np.float32(0.0001)
+
+    steps = [(np.multiply, factor) if i % 2 == 0 else (np.add, offset) for i in range(CHAIN_OPS)]
+
+    def numpy_chain():
+        x = data
+        for ufunc, constant in steps:
+            x = ufunc(x, constant)
+        return x
+
+    def eager_chain(x):
+        for i in range(CHAIN_OPS):
+            x = x * 1.0001 if i % 2 == 0 else x + 0.0001
+        return x
+
+    traced = tf.function(eager_chain)
+    x = tf.constant(data)
+    np.testing.assert_allclose(traced(x).numpy(), numpy_chain(), rtol=1e-5)
+    raw = per_call_us(numpy_chain, 200)
+    function_us = per_call_us(lambda: traced(x), 200)
+    eager_us = per_call_us(lambda: eager_chain(x), 20)
+    return [("raw NumPy", raw), ("placeflow.function", function_us), ("eager placeflow", eager_us)]
+
+
+BRANCHES = """
+import json, sys, time
+import numpy as np
+sys.path.insert(0, {src!r})
+import placeflow as tf
+mode = {mode!r}
+config = tf.compat.v1.ConfigProto(device_count={{"CPU": 2 if mode == "two" else 1}}, intra_op_parallelism_threads=1,
+                                  inter_op_parallelism_threads=-1 if mode == "serial" else 0)
+data = np.random.RandomState(0).rand({size}, {size}).astype(np.float32) / {size}
+graph = tf.compat.v1.Graph()
+with graph.as_default():
+    outs = []
+    for index in range(2):
+        with tf.device("/cpu:1" if mode == "two" and index else "/cpu:0"):
+            x = tf.constant(data)
+            y = x
+            for _ in range({matmuls}):
+                y = tf.matmul(y, x)
+            outs.append(y)
+    total = tf.add_n(outs)
+sess = tf.compat.v1.Session(graph=graph, config=config)
+sess.run(total)
+samples = []
+for _ in range(7):
+    start = time.perf_counter()
+    sess.run(total)
+    samples.append(time.perf_counter() - start)
+print(json.dumps(sorted(samples)[len(samples) // 2] * 1e3))
+"""
+
+NUMPY_BRANCHES = """
+import json, sys, time
+import numpy as np
+from threadpoolctl import threadpool_limits
+threads = {threads}
+data = np.random.RandomState(0).rand({size}, {size}).astype(np.float32) / {size}
+def run():
+    outs = []
+    for _ in range(2):
+        y = data
+        for _ in range({matmuls}):
+            y = y @ data
+        outs.append(y)
+    return outs[0] + outs[1]
+with threadpool_limits(limits=threads, user_api="blas"):
+    run()
+    samples = []
+    for _ in range(7):
+        start = time.perf_counter()
+        run()
+        samples.append(time.perf_counter() - start)
+print(json.dumps(sorted(samples)[len(samples) // 2] * 1e3))
+"""
+
+
+def _in_process(template: str, **fields) -> float:
+    code = template.format(src=SRC, size=SIZE, matmuls=MATMULS_PER_BRANCH, **fields)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def branch_table() -> list:
+    cores = os.cpu_count() or 1
+    return [
+        ("raw NumPy, 1 BLAS thread, one after the other", _in_process(NUMPY_BRANCHES, threads=1)),
+        (f"raw NumPy, {cores} BLAS threads, one after the other", _in_process(NUMPY_BRANCHES, threads=cores)),
+        ("Session, one logical CPU, serial (inter_op=-1)", _in_process(BRANCHES, mode="serial")),
+        ("Session, one logical CPU, parallel branches", _in_process(BRANCHES, mode="one")),
+        ("Session, two logical CPUs, one branch each", _in_process(BRANCHES, mode="two")),
+    ]
+
+
+def main() -> None:
+    print(f"(a) chain of {CHAIN_OPS} elementwise ops on 8x8 float32, per call (median)")
+    rows = chain_table()
+    raw = rows[0][1]
+    print(f"{'':24}{'us/call':>10}{'us/op':>8}{'overhead us/op':>16}{'x NumPy':>9}")
+    for name, value in rows:
+        print(f"{name:24}{value:10.1f}{value / CHAIN_OPS:8.2f}{(value - raw) / CHAIN_OPS:16.2f}{value / raw:9.2f}")
+    print(f"\n(b) two branches of {MATMULS_PER_BRANCH} chained {SIZE}x{SIZE} float32 matmuls, per step (median),"
+          f" {os.cpu_count()} cores")
+    rows = branch_table()
+    serial = rows[2][1]
+    print(f"{'':52}{'ms':>8}{'speedup vs serial':>19}")
+    for name, value in rows:
+        print(f"{name:52}{value:8.1f}{serial / value:19.2f}")
+    print(f"\ntwo logical CPUs vs one logical CPU run serially: {serial / rows[4][1]:.2f}x"
+          f"   vs one logical CPU in parallel: {rows[3][1] / rows[4][1]:.2f}x")
+
+
+if __name__ == "__main__":
+    start = time.perf_counter()
+    main()
+    print(f"\n(benchmark took {time.perf_counter() - start:.0f} s)")
