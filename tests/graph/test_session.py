@@ -196,3 +196,27 @@ def test_session_config_memory_options(gpus, graph):
     tf.compat.v1.Session(config=config)
     total = tf.config.experimental.memory_stats("GPU:0")["bytes_limit"]
     assert 0 < total < 1.1 * 0.25 * 4096 * 2**20
+
+
+def test_intra_op_threads_set_blas_threads(graph):
+    from placeflow.graph import intra_op
+    pytest.importorskip("threadpoolctl")
+    before = intra_op.blas_threads()
+    try:
+        tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(intra_op_parallelism_threads=1))
+        assert intra_op.blas_threads() == 1
+    finally:
+        intra_op.set_blas_threads(before)
+
+
+def test_traced_inline_plan_records_every_node(graph):
+    x = tf.constant([1.0, 2.0], name="x")
+    y = tf.exp(x, name="y") * 2.0
+    metadata = tf.compat.v1.RunMetadata()
+    sess = tf.compat.v1.Session()
+    options = tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE)
+    np.testing.assert_allclose(sess.run(y, options=options, run_metadata=metadata), 2 * np.exp([1.0, 2.0]),
+                               rtol=1e-6)
+    nodes = metadata.step_stats.all_nodes()
+    assert [n.node_name for n in nodes] == ["y", "mul"]
+    assert nodes[0].all_end_micros <= nodes[1].all_start_micros and nodes[1].output_bytes == [8]

@@ -129,7 +129,8 @@ class _Builder:
             node.fn = REF_CONSUMERS[op.type]
             inputs = inputs[1:]
         elif op.resource is not None:
-            node = self.new_node(op.name, op.type, device, "read_var" if op.type == "ReadVariableOp" else "write_var", op)
+            kind = "read_var" if op.type == "ReadVariableOp" else "write_var"
+            node = self.new_node(op.name, op.type, device, kind, op)
             node.resource = op.resource
             node.fn = op.type
         elif op.type == "NoOp":
