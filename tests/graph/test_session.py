@@ -220,3 +220,13 @@ def test_traced_inline_plan_records_every_node(graph):
     nodes = metadata.step_stats.all_nodes()
     assert [n.node_name for n in nodes] == ["y", "mul"]
     assert nodes[0].all_end_micros <= nodes[1].all_start_micros and nodes[1].output_bytes == [8]
+
+
+def test_a_failed_placement_places_nothing(gpus, graph):
+    good = tf.constant(1.0, name="good") * 2.0
+    with tf.device("/device:GPU:5"):
+        tf.constant(2.0, name="bad")
+    sess = tf.compat.v1.Session()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="operation bad"):
+        sess.run(good)
+    assert sess._placed == {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import threading
 
 import numpy as np
 
@@ -59,9 +60,11 @@ class ConcreteFunction:
         self._leaves = output_leaves
         self._plan = None
         self._lanes = None
+        self._build_lock = threading.Lock()
         self.function_name = f"__inference_{name}_{next(_ids)}"
 
     def _build(self, ctx) -> None:
+        """Place the graph, prune it to its outputs and stateful ops, and compile its plan (first call)."""
         placed = placer.place(self.graph.get_operations(), {}, ctx, ctx.soft_device_placement,
                               ctx.log_device_placement)
         fetch_tensors = [leaf for leaf in self._leaves if isinstance(leaf, Tensor)]
@@ -79,7 +82,9 @@ class ConcreteFunction:
     def call_flat(self, tensors):
         ctx = context_module._context or context_module.context()
         if self._plan is None:
-            self._build(ctx)
+            with self._build_lock:
+                if self._plan is None:
+                    self._build(ctx)
         plan = self._plan
         values = executor.run(plan, [t._value for t in tensors], self._lanes)
         if ctx.log_device_placement:

@@ -35,11 +35,26 @@ class _Group:
 
 
 def place(ops, placed: dict, ctx, soft: bool, log_placement: bool) -> dict:
-    """Assign a runtime device to every op of `ops` not in `placed` (updated in place); returns `placed`."""
+    """Assign a runtime device to every op of `ops` not in `placed`; returns `placed`.
+
+    `placed` is updated only when every op could be placed: an error leaves it as it was.
+    """
     devices = registry.devices(ctx)
-    todo = [op for op in ops if op not in placed]
-    if not todo:
+    if all(op in placed for op in ops):
         return placed
+    assigned = _assign(ops, dict(placed), devices, soft)
+    new = [op for op in assigned if op not in placed]
+    placed.update(assigned)
+    if log_placement:
+        ensure_handler()
+        for op in new:
+            placement_logger.info("%s: (%s): %s", op.name, op.type, placed[op].name)
+    return placed
+
+
+def _assign(ops, placed, devices, soft) -> dict:
+    """Pass 1 in node order (generators deferred), pass 2 for generators; returns {op: device} in that order."""
+    todo = [op for op in ops if op not in placed]
     groups = _colocation_groups(ops, placed, soft)
     deferred = []
     order = []
@@ -56,11 +71,7 @@ def place(ops, placed: dict, ctx, soft: bool, log_placement: bool) -> dict:
             group.device = _follow_consumers(op, consumers.get(op, ()), group, devices, soft, placed)
         placed[op] = group.device
         order.append(op)
-    if log_placement:
-        ensure_handler()
-        for op in order:
-            placement_logger.info("%s: (%s): %s", op.name, op.type, placed[op].name)
-    return placed
+    return {op: placed[op] for op in order}
 
 
 # -- colocation groups -------------------------------------------------------------------------------
