@@ -114,6 +114,7 @@ class _Step:
         self.roots = [n.index for n in plan.nodes if n.index not in ready_at_start and self.pending[n.index] == 0]
 
     def run(self) -> list:
+        """Dispatch the roots, wait for the last node, raise the first error."""
         if self.remaining == 0:
             return self.values
         for index in self.roots:

@@ -38,6 +38,7 @@ class FuncGraph(Graph):
         self.first_trace = True
 
     def lift_variable(self, *args, **kwargs):
+        """Create a Variable eagerly, outside the trace (allowed on the first trace only)."""
         if not self.first_trace:
             raise ValueError("placeflow.function only supports singleton Variables created on the first call. "
                              "Make sure the Variable is only created once or created outside placeflow.function.")
@@ -80,6 +81,7 @@ class ConcreteFunction:
         return self.call_flat([a for a in nest.flatten((args, kwargs)) if isinstance(a, EagerTensor)])
 
     def call_flat(self, tensors):
+        """Run on the flat list of eager tensor arguments; returns the outputs in their structure."""
         ctx = context_module._context or context_module.context()
         if self._plan is None:
             with self._build_lock:

@@ -92,15 +92,18 @@ class _Builder:
         self.transfer_count = 0
 
     def device_of(self, op):
+        """The device the placer chose for `op`."""
         return self.placed[op]
 
     def new_node(self, name, op_type, device, kind, op=None) -> Node:
+        """Append a node to the plan."""
         node = Node(len(self.plan.nodes), name, op_type, device, kind, op)
         self.plan.nodes.append(node)
         return node
 
     # -- one op ------------------------------------------------------------------------------------------
     def add(self, op) -> None:
+        """Compile one op (its inputs are compiled already: ops come in creation order)."""
         device = self.placed[op]
         if op in self.fed:
             node = self.new_node(op.name, op.type, device, "feed", op)
@@ -149,6 +152,7 @@ class _Builder:
 
     # -- edges ----------------------------------------------------------------------------------------
     def input_of(self, tensor, device, wants_ref=False):
+        """(node, port) giving `tensor` on `device`: a local constant, a variable read, or a transfer."""
         source = self.plan.nodes[self.index[tensor.op]]
         port = tensor.value_index if len(tensor.op.outputs) > 1 else None
         if source.kind == "const" and source.ref is None and source.device is not device:
@@ -160,6 +164,7 @@ class _Builder:
         return self._transfer(source, port, device), None
 
     def output_of(self, tensor, device):
+        """(node, port) of a fetched tensor (a variable fetch reads its value)."""
         source = self.plan.nodes[self.index[tensor.op]]
         if source.ref is not None:
             return self._deref(source), None
@@ -198,6 +203,7 @@ class _Builder:
 
 def _copier(src, dst):
     def copy(value):
+        """The _Recv body: copy to the destination device and count the bytes."""
         copied = copy_array(value, src, dst)
         report.count_copy(src.name, dst.name, getattr(copied, "nbytes", 0))
         return copied

@@ -79,6 +79,7 @@ def _colocation_groups(ops, placed, soft) -> dict:
     parent = {op: op for op in ops}
 
     def root(op):
+        """The representative of `op`'s group (with path halving)."""
         while parent[op] is not op:
             parent[op] = parent[parent[op]]
             op = parent[op]

@@ -152,12 +152,14 @@ class _EagerVariableHooks:
 
     @staticmethod
     def make(graph, *args, **kwargs):
+        """placeflow.Variable(...) while `graph` is built: a ref variable, or lifted out of a trace."""
         if getattr(graph, "is_function_graph", False):
             return graph.lift_variable(*args, **kwargs)
         return RefVariable(graph, *args, **kwargs)
 
     @staticmethod
     def read(graph, var):
+        """A ReadVariableOp reading eager `var` when the graph runs."""
         op = graph.create_op("ReadVariableOp", [], {"_pinned_device": var.device}, var.dtype, None,
                              [(var.dtype, tuple(var.shape))], resource=var)
         _order_stateful(graph, var, op, write=False)
@@ -165,6 +167,7 @@ class _EagerVariableHooks:
 
     @staticmethod
     def update(graph, var, op_type, value, read_value):
+        """An Assign*VariableOp updating eager `var` when the graph runs (then a read, if asked)."""
         from ..eager.convert import convert_to_tensor
         from ..eager.variables import Variable
         value = value._as_tensor() if isinstance(value, Variable) else value
