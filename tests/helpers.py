@@ -19,3 +19,13 @@ def run_python(code: str, env: dict | None = None, args=()) -> subprocess.Comple
     environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SRC, environ.get("PYTHONPATH")]))
     command = [sys.executable, *args] if not code else [sys.executable, "-c", textwrap.dedent(code)]
     return subprocess.run(command, env=environ, capture_output=True, text=True, timeout=120)
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def run_example(name: str, gpus: str = "4") -> tuple:
+    """Run examples/<name> with that many simulated GPUs; return (stdout, stderr lines), asserting success."""
+    out = run_python((EXAMPLES / name).read_text(), {"PLACEFLOW_SIMULATED_GPUS": gpus})
+    assert out.returncode == 0, out.stderr
+    return out.stdout, out.stderr.splitlines()

@@ -1,20 +1,11 @@
 """Every eager seed program under examples/ runs with simulated GPUs and prints what the seeds print."""
 
-from pathlib import Path
-
 import pytest
 
-from tests.helpers import run_python
+from tests.helpers import run_example
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FULL = "/job:localhost/replica:0/task:0/device:"
 MATMUL_22 = "tf.Tensor(\n[[22. 28.]\n [49. 64.]], shape=(2, 2), dtype=float32)\n"
-
-
-def run_example(name, gpus="4"):
-    out = run_python((EXAMPLES / name).read_text(), {"PLACEFLOW_SIMULATED_GPUS": gpus})
-    assert out.returncode == 0, out.stderr
-    return out.stdout, out.stderr.splitlines()
 
 
 def test_log_placement_on_gpu():

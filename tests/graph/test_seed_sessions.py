@@ -1,25 +1,16 @@
 """Every Session/ConfigProto program of seeds 001, 003 and 004 under examples/: values and placement lines."""
 
-from pathlib import Path
+from tests.helpers import run_example
 
-from tests.helpers import run_python
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FULL = "/job:localhost/replica:0/task:0/device:"
 MATMUL_22 = "[[22. 28.]\n [49. 64.]]\n"
-
-
-def run_example(name, gpus="4"):
-    out = run_python((EXAMPLES / name).read_text(), {"PLACEFLOW_SIMULATED_GPUS": gpus})
-    assert out.returncode == 0, out.stderr
-    return out.stdout, out.stderr.splitlines()
 
 
 def placements(log):
     return [line for line in log if ": (" in line]
 
 
-def test_log_placement(tmp_path):
+def test_log_placement():
     stdout, log = run_example("session_log_placement.py")
     assert stdout == MATMUL_22
     assert log[0] == "Device mapping:" and log[1].startswith(f"{FULL}GPU:0 -> device: 0, name: ")
