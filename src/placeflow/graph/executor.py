@@ -105,19 +105,14 @@ class _Step:
         self.lock = threading.Lock()
         self.done = threading.Event()
         self.error = None
-        ready_at_start = {n.index for n in plan.nodes if n.kind in ("const", "feed")}
-        self.pending = [len({s for s, _ in n.inputs} | set(n.controls)) for n in plan.nodes]
-        for index in ready_at_start:
-            for consumer in plan.nodes[index].consumers:
-                self.pending[consumer] -= 1
-        self.remaining = len(plan.nodes) - len(ready_at_start)
-        self.roots = [n.index for n in plan.nodes if n.index not in ready_at_start and self.pending[n.index] == 0]
+        self.pending = list(plan.pending)
+        self.remaining = sum(n.kind not in ("const", "feed") for n in plan.nodes)
 
     def run(self) -> list:
         """Dispatch the roots, wait for the last node, raise the first error."""
         if self.remaining == 0:
             return self.values
-        for index in self.roots:
+        for index in self.plan.roots:
             self._dispatch(index)
         self.done.wait()
         if self.error is not None:

@@ -121,11 +121,13 @@ class Function:
     def __get__(self, instance, owner):
         if instance is None:
             return self
-        bound = self.__dict__.setdefault("_bound", {})
-        key = id(instance)
-        if key not in bound:
-            bound[key] = Function(self._python_function.__get__(instance, owner), self._input_signature, self._name)
-        return bound[key]
+        slot = f"_placeflow_function_{id(self)}"
+        bound = getattr(instance, "__dict__", {}).get(slot)
+        if bound is None:  # one Function (and trace cache) per instance, kept on the instance
+            bound = Function(self._python_function.__get__(instance, owner), self._input_signature, self._name)
+            if hasattr(instance, "__dict__"):
+                instance.__dict__[slot] = bound
+        return bound
 
     def __call__(self, *args, **kwargs):
         if graph_mode.active() is not None:  # called while another graph is built: inline the Python body

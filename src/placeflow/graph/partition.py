@@ -48,6 +48,8 @@ class Plan:
         self.feeds: list = []       # graph tensors, in feed order
         self.parallel = False
         self.width = 1              # how many expensive nodes can run at once
+        self.pending: list = []     # per node: inputs still to come once constants and feeds are in
+        self.roots: list = []       # nodes ready when a step starts
         self.inline = None          # generated single-thread step function (codegen)
 
 
@@ -231,9 +233,14 @@ def _is_expensive(op) -> bool:
 
 
 def _link_consumers(plan) -> None:
+    """Consumer lists, and the pending counts and roots every parallel step starts from."""
+    available = [n.kind in ("const", "feed") for n in plan.nodes]
+    plan.pending = [0] * len(plan.nodes)
     for node in plan.nodes:
         for source in {s for s, _ in node.inputs} | set(node.controls):
             plan.nodes[source].consumers.append(node.index)
+            plan.pending[node.index] += not available[source]
+    plan.roots = [n.index for n in plan.nodes if not available[n.index] and plan.pending[n.index] == 0]
 
 
 def _parallel_width(plan) -> int:

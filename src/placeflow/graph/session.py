@@ -206,7 +206,7 @@ def _on_device(value, device):
 
 
 def _feed_array(tensor, value) -> np.ndarray:
-    array = np.asarray(value._value if hasattr(value, "_value") and not callable(value._value) else value)
+    array = np.asarray(value)
     dtype = tensor.dtype
     if dtype is not None and array.dtype != dtype.numpy_dtype:
         try:
