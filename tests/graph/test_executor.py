@@ -35,16 +35,25 @@ def by_name(stats):
     return {n.node_name: n for n in stats.all_nodes()}
 
 
+def concurrent_matmuls(stats) -> bool:
+    matmuls = [n for n in stats.all_nodes() if n.op == "MatMul"]
+    return any(overlaps(a, b) for a in matmuls for b in matmuls if a is not b)
+
+
 def test_branches_on_two_gpus_run_concurrently_with_copies(make_context):
     make_context(PLACEFLOW_SIMULATED_GPUS="2")
     with tf.compat.v1.Graph().as_default():
         total = two_branches(["/gpu:0", "/gpu:1"])
         sess = tf.compat.v1.Session()
         expected = sess.run(total)
-        value, stats = traced_run(sess, total)
+        for _ in range(5):  # a loaded machine may serialize one run; one overlap is proof enough
+            value, stats = traced_run(sess, total)
+            if concurrent_matmuls(stats):
+                break
+        else:
+            pytest.fail("the MatMuls of the two GPUs never overlapped")
     np.testing.assert_allclose(value, expected, rtol=1e-5)
     nodes = by_name(stats)
-    assert overlaps(nodes["second_0"], nodes["second_1"]) or overlaps(nodes["first_0"], nodes["first_1"])
     assert nodes["first_1"].device.endswith("GPU:1") and nodes["first_1"].output_bytes == [384 * 384 * 4]
     copies = sorted(n.op for n in stats.all_nodes() if n.op in ("_Send", "_Recv"))
     assert copies == ["_Recv", "_Send"]  # one tensor crosses from GPU:1 to GPU:0
@@ -62,9 +71,8 @@ def test_independent_branches_on_one_cpu_run_concurrently(make_context):
         threads = set()
         for _ in range(5):  # a loaded machine may serialize one run; one overlap is proof enough
             _, stats = traced_run(sess, total)
-            matmuls = [n for n in stats.all_nodes() if n.op == "MatMul"]
-            threads |= {n.thread_id for n in matmuls}
-            if any(overlaps(a, b) for a in matmuls for b in matmuls if a is not b):
+            threads |= {n.thread_id for n in stats.all_nodes() if n.op == "MatMul"}
+            if concurrent_matmuls(stats):
                 break
         else:
             pytest.fail("two independent MatMuls on one CPU never overlapped")
