@@ -6,6 +6,8 @@ Use it as `import placeflow as tf`. Importing never imports CuPy nor touches CUD
 from . import compat, config, debugging, errors, python, test  # noqa: F401
 from . import ops as _kernels  # noqa: F401  (registers every kernel)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
+from .api import gradients as _gradients  # noqa: F401  (registers every gradient)
+from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from .api import experimental, math, nn, random  # noqa: F401
 from .api.array_ops import (  # noqa: F401
     concat, expand_dims, eye, fill, one_hot, ones, ones_like, range, reshape, shape, split, squeeze, stack,

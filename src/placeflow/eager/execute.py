@@ -15,6 +15,7 @@ from ..placement import policy, report
 from ..placement.scope import current as current_scope
 from ..placement.scope import resolve
 from ..runtime.transfer import copy_array
+from . import tape
 from .tensor import EagerTensor
 
 COPY_EXEMPT_OPS = frozenset({"Identity", "_EagerConst", "VarHandleOp"})  # explicit placements
@@ -36,7 +37,10 @@ def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
     """Run `op` eagerly on the device placement chooses; returns an EagerTensor (or a list)."""
     graph = graph_mode.current.get()
     if graph is not None or graph_mode.process_default is not None:
-        return graph_mode.build(graph or graph_mode.process_default, op, inputs, dtype, attrs, resource, name)
+        outputs = graph_mode.build(graph or graph_mode.process_default, op, inputs, dtype, attrs, resource, name)
+        if tape.active_count:
+            tape.record(op, attrs, inputs, outputs)
+        return outputs
     ctx = context_module._context or context_module.context()
     scope = current_scope.get()
     if scope is None:
@@ -68,6 +72,8 @@ def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
         raise exc.for_op(op, name) from None
     if ctx.log_device_placement:
         placement_logger.info("Executing op %s in device %s", op, device.name)
+    if tape.active_count:
+        tape.record(op, attrs, inputs, outputs)
     return outputs
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import errors, graph_mode
+from . import tape
 from .convert import convert_to_tensor
 from .execute import execute
 from .tensor import EagerTensor, numpy_repr
@@ -44,9 +45,13 @@ class Variable:
     def _as_tensor(self) -> EagerTensor:
         graph = graph_mode.active()
         if graph is not None:  # traced by placeflow.function: read the value when the graph runs
-            return graph_mode.variable_hooks.read(graph, self)
-        return execute("ReadVariableOp", (EagerTensor(self._value, self._device),), self.dtype,
-                       resource=self._device, name=self._name)
+            tensor = graph_mode.variable_hooks.read(graph, self)
+        else:
+            tensor = execute("ReadVariableOp", (EagerTensor(self._value, self._device),), self.dtype,
+                             resource=self._device, name=self._name)
+        if tape.active_count:
+            tape.variable_read(self, tensor)
+        return tensor
 
     def read_value(self) -> EagerTensor:
         """The current value as a tensor on the variable's device."""

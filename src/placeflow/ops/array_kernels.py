@@ -26,6 +26,14 @@ def _slice(xp, a, key):
     return result.copy() if hasattr(result, "copy") and result.ndim else xp.asarray(result)
 
 
+@register("StridedSliceGrad", NUMBERS)
+def _slice_grad(xp, grad, shape, key):
+    """The gradient of a[key]: zeros of a's shape with the upstream gradient where the slice was."""
+    out = xp.zeros(shape, dtype=grad.dtype)
+    out[key] = grad
+    return out
+
+
 @register("Split", ANY)
 def _split(xp, a, num_or_sections, axis=0):
     return tuple(xp.split(a, num_or_sections, axis=axis))

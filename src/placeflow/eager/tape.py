@@ -1,0 +1,241 @@
+"""GradientTape: records the ops run on watched tensors, then differentiates them in reverse order.
+
+Recording costs one module-global check per op while no tape is active. Gradient functions come
+from the gradient registry (ops layer) and are built from public ops, so the backward pass runs on
+the devices placement chooses: each gradient op runs under the device of its forward op.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import contextlib
+
+from ..ops import gradient_registry
+from ..placement import scope as scope_module
+
+_local = threading.local()
+active_count = 0          # tapes recording anywhere in the process; the dispatcher checks this first
+_count_lock = threading.Lock()
+
+
+def _stack() -> list:
+    if not hasattr(_local, "tapes"):
+        _local.tapes = []
+    return _local.tapes
+
+
+class _Entry:
+    """One recorded op: its type, attributes, inputs and outputs."""
+
+    __slots__ = ("op", "attrs", "inputs", "outputs")
+
+    def __init__(self, op, attrs, inputs, outputs):
+        self.op, self.attrs, self.inputs, self.outputs = op, attrs or {}, inputs, outputs
+
+
+def record(op: str, attrs, inputs, outputs) -> None:
+    """Called by the dispatcher after each op while tapes are active: tapes watching an input record it."""
+    tapes = _stack()
+    if not tapes:
+        return
+    outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    for tape in tapes:
+        if tape._recording and any(id(x) in tape._watched for x in inputs):
+            tape._entries.append(_Entry(op, attrs, list(inputs), list(outs)))
+            for out in outs:
+                tape._watched[id(out)] = out
+
+
+def variable_read(variable, tensor) -> None:
+    """Called when a variable is read: tapes watching it (or watching accessed variables) track the read."""
+    for tape in _stack():
+        if not tape._recording:
+            continue
+        if id(variable) in tape._watched_variables or (tape._watch_accessed and variable.trainable):
+            tape._watched_variables[id(variable)] = variable
+            tape._watched[id(tensor)] = tensor
+            tape._variable_reads.setdefault(id(variable), []).append(tensor)
+
+
+class GradientTape:
+    """Record operations on watched tensors and variables, then compute gradients with `gradient`."""
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = persistent
+        self._watch_accessed = watch_accessed_variables
+        self._recording = False
+        self._used = False
+        self._entries: list = []
+        self._watched: dict = {}            # id(tensor) -> tensor
+        self._watched_variables: dict = {}  # id(variable) -> variable
+        self._variable_reads: dict = {}     # id(variable) -> [tensors read while recording]
+
+    def __enter__(self):
+        global active_count
+        _stack().append(self)
+        self._recording = True
+        with _count_lock:
+            active_count += 1
+        return self
+
+    def __exit__(self, *exc):
+        global active_count
+        stack = _stack()
+        if self in stack:
+            stack.remove(self)
+        self._recording = False
+        with _count_lock:
+            active_count -= 1
+        return False
+
+    def watch(self, tensor) -> None:
+        """Record operations on `tensor` (a tensor, a variable, or a nested structure of them)."""
+        for item in _leaves(tensor):
+            if hasattr(item, "_as_tensor") and hasattr(item, "assign"):
+                self._watched_variables[id(item)] = item
+            else:
+                self._watched[id(item)] = item
+
+    def watched_variables(self) -> tuple:
+        """The variables this tape watched, in the order they were first watched."""
+        return tuple(self._watched_variables.values())
+
+    def stop_recording(self):
+        """A context in which operations are not recorded."""
+        return _Paused(self)
+
+    def reset(self) -> None:
+        """Forget everything recorded so far."""
+        self._entries, self._watched, self._variable_reads = [], {}, {}
+
+    def gradient(self, target, sources, output_gradients=None, unconnected_gradients="none"):
+        """d(sum of target) / d(each source): tensors or variables, in the structure of `sources`."""
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
+                               "(or jacobians)")
+        self._used = True
+        with _Paused(self):
+            grads = self._backprop(_leaves(target), _leaves(output_gradients) if output_gradients is not None
+                                   else None)
+            results = [self._source_gradient(s, grads, unconnected_gradients) for s in _leaves(sources)]
+        if not self._persistent:
+            self._entries = []
+        return _pack_like(sources, results)
+
+    # -- backward pass ----------------------------------------------------------------------------
+    def _backprop(self, targets, seeds) -> dict:
+        grads: dict = {}
+        for index, target in enumerate(targets):
+            seed = seeds[index] if seeds is not None else _execute("OnesLike", (target,), target.dtype)
+            _accumulate(grads, target, seed)
+        for entry in reversed(self._entries):
+            upstream = [grads.get(id(out)) for out in entry.outputs]
+            if all(g is None for g in upstream):
+                continue
+            grad_fn = gradient_registry.get(entry.op)
+            if grad_fn is None:
+                if entry.op in gradient_registry.NOT_DIFFERENTIABLE:
+                    continue
+                raise LookupError(f"No gradient defined for operation '{entry.op}'. placeflow registers "
+                                  f"gradients for: {', '.join(sorted(gradient_registry.names()))}.")
+            upstream = [g if g is not None else _execute("ZerosLike", (out,), out.dtype)
+                        for g, out in zip(upstream, entry.outputs)]
+            with _forward_device(entry.outputs[0]):
+                input_grads = grad_fn(entry, *upstream)
+            for tensor, grad in zip(entry.inputs, input_grads):
+                if grad is not None and id(tensor) in self._watched:
+                    _accumulate(grads, tensor, grad)
+        return grads
+
+    def _source_gradient(self, source, grads, unconnected):
+        if hasattr(source, "_as_tensor") and hasattr(source, "assign"):
+            grad = _sum([grads[id(t)] for t in self._variable_reads.get(id(source), []) if id(t) in grads])
+        else:
+            grad = grads.get(id(source))
+        if grad is None and unconnected == UnconnectedGradients.ZERO:
+            shape = tuple(source.shape)
+            return _execute("Fill", (), source.dtype, {"shape": shape, "dtype": source.dtype, "value": 0})
+        return grad
+
+
+class UnconnectedGradients:
+    """What gradient() returns for sources the target does not depend on."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+class _Paused:
+    def __init__(self, tape):
+        self._tape, self._saved = tape, None
+
+    def __enter__(self):
+        self._saved, self._tape._recording = self._tape._recording, False
+        return self
+
+    def __exit__(self, *exc):
+        self._tape._recording = self._saved
+        return False
+
+
+def _execute(op, inputs, dtype, attrs=None):
+    from .execute import execute
+    return execute(op, inputs, dtype, attrs)
+
+
+@contextlib.contextmanager
+def _forward_device(tensor):
+    """Run a gradient under the device of its forward op (eager tensors know it)."""
+    device = getattr(tensor, "_device", None)
+    if device is None:
+        yield
+        return
+    token = scope_module.current.set(scope_module.make_scope(device.name, scope_module.current.get()))
+    try:
+        yield
+    finally:
+        scope_module.current.reset(token)
+
+
+def _accumulate(grads, tensor, grad) -> None:
+    previous = grads.get(id(tensor))
+    grads[id(tensor)] = grad if previous is None else _execute("AddV2", (previous, grad), grad.dtype)
+
+
+def _sum(parts):
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else _execute("AddN", parts, parts[0].dtype)
+
+
+def _leaves(structure) -> list:
+    if structure is None:
+        return []
+    if isinstance(structure, dict):
+        return [leaf for key in sorted(structure, key=str) for leaf in _leaves(structure[key])]
+    if isinstance(structure, (list, tuple)):
+        return [leaf for item in structure for leaf in _leaves(item)]
+    return [structure]
+
+
+def _pack_like(structure, leaves):
+    if isinstance(structure, dict):
+        keys = sorted(structure, key=str)
+        return {k: leaves[i] for i, k in enumerate(keys)} if all(
+            not isinstance(structure[k], (list, tuple, dict)) for k in keys) else _pack_nested(structure, leaves)
+    if isinstance(structure, (list, tuple)):
+        return _pack_nested(structure, leaves)
+    return leaves[0]
+
+
+def _pack_nested(structure, leaves):
+    iterator = iter(leaves)
+
+    def pack(item):
+        if isinstance(item, dict):
+            return {k: pack(item[k]) for k in sorted(item, key=str)}
+        if isinstance(item, (list, tuple)):
+            return type(item)(pack(i) for i in item)
+        return next(iterator)
+    return pack(structure)

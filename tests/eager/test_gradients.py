@@ -1,0 +1,176 @@
+"""GradientTape, and a numerical check of every registered gradient (central differences in float64)."""
+
+import numpy as np
+import pytest
+
+import placeflow as tf
+from placeflow.ops import gradient_registry
+
+RNG = np.random.RandomState(0)
+
+
+def positive(*shape):
+    return RNG.uniform(0.5, 2.0, size=shape)
+
+
+def signed(*shape):
+    values = RNG.uniform(0.3, 1.5, size=shape)
+    return values * np.where(RNG.rand(*shape) < 0.5, -1.0, 1.0)
+
+
+def distinct(*shape):
+    return RNG.permutation(np.arange(1, int(np.prod(shape)) + 1, dtype=np.float64)).reshape(shape) / 3.0
+
+
+W232, W25, W32, W46 = distinct(3, 2, 2), distinct(2, 5), distinct(3, 2), distinct(4, 6)
+
+# op -> (function of float64 tensors, list of input arrays)
+CASES = {
+    "AddV2": (lambda x, y: x + y, [signed(2, 3), signed(3)]),
+    "Sub": (lambda x, y: x - y, [signed(2, 3), signed(2, 1)]),
+    "Mul": (lambda x, y: x * y, [signed(2, 3), signed(1, 3)]),
+    "RealDiv": (lambda x, y: x / y, [signed(2, 3), positive(2, 3)]),
+    "Pow": (lambda x, y: tf.pow(x, y), [positive(2, 3), signed(2, 3)]),
+    "Maximum": (lambda x, y: tf.maximum(x, y), [distinct(2, 3), distinct(2, 3) + 0.01]),
+    "Minimum": (lambda x, y: tf.minimum(x, y), [distinct(2, 3), distinct(2, 3) + 0.01]),
+    "SquaredDifference": (lambda x, y: tf.math.squared_difference(x, y), [signed(2, 3), signed(3)]),
+    "Neg": (lambda x: -x, [signed(4)]),
+    "Abs": (lambda x: tf.abs(x), [signed(4)]),
+    "Square": (lambda x: tf.square(x), [signed(4)]),
+    "Exp": (lambda x: tf.exp(x), [signed(4)]),
+    "Log": (lambda x: tf.math.log(x), [positive(4)]),
+    "Sqrt": (lambda x: tf.sqrt(x), [positive(4)]),
+    "Rsqrt": (lambda x: tf.math.rsqrt(x), [positive(4)]),
+    "Reciprocal": (lambda x: tf.math.reciprocal(x), [positive(4)]),
+    "Identity": (lambda x: tf.identity(x), [signed(4)]),
+    "ReadVariableOp": (None, [signed(2, 2)]),
+    "Tanh": (lambda x: tf.tanh(x), [signed(4)]),
+    "Sigmoid": (lambda x: tf.sigmoid(x), [signed(4)]),
+    "Relu": (lambda x: tf.nn.relu(x), [signed(2, 3)]),
+    "Softmax": (lambda x: tf.nn.softmax(x), [signed(2, 4)]),
+    "LogSoftmax": (lambda x: tf.nn.log_softmax(x, axis=0), [signed(3, 2)]),
+    "MatMul": (lambda a, b: tf.matmul(a, b), [signed(2, 3), signed(3, 4)]),
+    "AddN": (lambda a, b, c: tf.add_n([a, b, c]), [signed(2, 2), signed(2, 2), signed(2, 2)]),
+    "Sum": (lambda x: tf.reduce_sum(x, axis=1), [signed(2, 3)]),
+    "Mean": (lambda x: tf.reduce_mean(x, axis=[0, 2], keepdims=True), [signed(2, 3, 2)]),
+    "Max": (lambda x: tf.reduce_max(x, axis=0), [distinct(3, 2)]),
+    "Min": (lambda x: tf.reduce_min(x), [distinct(3, 2)]),
+    "Prod": (lambda x: tf.reduce_prod(x, axis=1), [positive(2, 3)]),
+    "Reshape": (lambda x: tf.reshape(x, [3, 2]) * tf.constant([[1.0], [2.0], [3.0]], dtype=tf.float64),
+                [signed(2, 3)]),
+    "ExpandDims": (lambda x: tf.expand_dims(x, 1) * tf.constant([[1.0], [2.0]], dtype=tf.float64), [signed(2)]),
+    "Squeeze": (lambda x: tf.squeeze(x) * tf.constant([1.0, 2.0], dtype=tf.float64), [signed(2, 1)]),
+    "Transpose": (lambda x: tf.transpose(x, [1, 0, 2]) * tf.constant(W232), [signed(2, 3, 2)]),
+    "ConcatV2": (lambda a, b: tf.concat([a, b], axis=1) * tf.constant(W25), [signed(2, 2), signed(2, 3)]),
+    "Pack": (lambda a, b: tf.stack([a, b], axis=1) * tf.constant(W32), [signed(3), signed(3)]),
+    "Split": (lambda x: tf.split(x, [1, 2], axis=1)[1] * 3.0 + tf.reduce_sum(tf.split(x, [1, 2], axis=1)[0]),
+              [signed(2, 3)]),
+    "StridedSlice": (lambda x: x[1:, ::2] * 2.0, [signed(3, 4)]),
+    "Tile": (lambda x: tf.tile(x, [2, 3]) * tf.constant(W46), [signed(2, 2)]),
+    "Cast": (lambda x: tf.cast(tf.cast(x, tf.float32), tf.float64) * 2.0, [signed(3)]),
+    "ClipByValue": (lambda x: tf.clip_by_value(x, -0.8, 0.8), [np.array([-1.2, -0.5, 0.3, 1.1])]),
+    "SelectV2": (lambda x, y: tf.where(tf.constant([True, False, True]), x, y), [signed(3), signed(3)]),
+    "StridedSliceGrad": (None, []),
+}
+
+
+def numerical_gradients(fn, arrays, eps=1e-6):
+    grads = []
+    for index, array in enumerate(arrays):
+        grad = np.zeros_like(array)
+        for position in np.ndindex(array.shape):
+            plus = [a.copy() for a in arrays]
+            minus = [a.copy() for a in arrays]
+            plus[index][position] += eps
+            minus[index][position] -= eps
+            high = float(tf.reduce_sum(fn(*[tf.constant(a) for a in plus])).numpy())
+            low = float(tf.reduce_sum(fn(*[tf.constant(a) for a in minus])).numpy())
+            grad[position] = (high - low) / (2 * eps)
+        grads.append(grad)
+    return grads
+
+
+def test_every_registered_gradient_has_a_numerical_check():
+    assert gradient_registry.names() <= set(CASES), sorted(gradient_registry.names() - set(CASES))
+
+
+@pytest.mark.parametrize("op", sorted(op for op, (fn, _) in CASES.items() if fn is not None))
+def test_gradient_matches_central_differences(op):
+    fn, arrays = CASES[op]
+    eps, rtol = (1e-2, 1e-4) if op == "Cast" else (1e-6, 1e-5)  # Cast goes through float32
+    tensors = [tf.constant(a) for a in arrays]
+    with tf.GradientTape() as tape:
+        for t in tensors:
+            tape.watch(t)
+        y = tf.reduce_sum(fn(*tensors))
+    analytic = tape.gradient(y, tensors)
+    for got, expected in zip(analytic, numerical_gradients(fn, arrays, eps)):
+        np.testing.assert_allclose(got.numpy(), expected, rtol=rtol, atol=1e-6)
+
+
+def test_variables_are_watched_when_read_and_their_reads_add_up():
+    v = tf.Variable(np.array([1.0, 2.0]))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(v * v) + tf.reduce_sum(v * 3.0)  # ReadVariableOp twice
+    assert tape.gradient(y, v).numpy().tolist() == [5.0, 7.0]
+    assert tape.watched_variables() == (v,)
+
+
+def test_tape_options_persistent_nested_and_unconnected():
+    x = tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = x * x * x
+        dy = inner.gradient(y, x)          # 3x^2, recorded by the outer tape
+        z = y * 2.0
+    assert float(dy) == 27.0
+    assert float(outer.gradient(dy, x)) == 18.0  # 6x
+    assert float(outer.gradient(z, x)) == 54.0   # persistent: a second gradient works
+    other = tf.constant(1.0)
+    assert outer.gradient(z, other) is None
+    assert float(outer.gradient(z, other, unconnected_gradients=tf.UnconnectedGradients.ZERO)) == 0.0
+    with pytest.raises(RuntimeError, match="non-persistent GradientTape can only be used to compute one set"):
+        inner.gradient(y, x)
+
+
+def test_unwatched_and_untrainable_are_ignored_and_structures_are_kept():
+    frozen = tf.Variable(2.0, trainable=False)
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        y = frozen * x
+    assert tape.gradient(y, {"frozen": frozen, "x": x}) == {"frozen": None, "x": None}
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(frozen)
+        y = frozen * 4.0
+    assert float(tape.gradient(y, [frozen])[0]) == 4.0
+
+
+def test_gradient_ops_run_on_the_forward_ops_device(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="2")
+    tf.experimental.reset_placement_report()
+    with tf.device("/gpu:1"):
+        w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    x = tf.constant([[1.0, 1.0]])
+    with tf.GradientTape() as tape:
+        with tf.device("/gpu:1"):
+            y = tf.reduce_sum(tf.matmul(x, w))
+    grad = tape.gradient(y, w)
+    assert grad.device.endswith("GPU:1") and grad.numpy().tolist() == [[1.0, 1.0], [1.0, 1.0]]
+
+
+def test_gradient_inside_a_traced_function():
+    w = tf.Variable([1.0, -2.0])
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.square(x * w))
+        grad = tape.gradient(loss, w)
+        w.assign_sub(0.1 * grad)
+        return loss
+
+    loss = step(tf.constant([1.0, 1.0]))
+    assert float(loss) == 5.0
+    np.testing.assert_allclose(w.numpy(), [0.8, -1.6], rtol=1e-6)
