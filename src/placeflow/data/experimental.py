@@ -1,0 +1,3 @@
+"""placeflow.data.experimental: prefetch_to_device and AUTOTUNE."""
+
+from .dataset import AUTOTUNE, prefetch_to_device  # noqa: F401

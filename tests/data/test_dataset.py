@@ -1,0 +1,59 @@
+"""placeflow.data.Dataset: slicing, batching (uneven last batch), seeded shuffles, repeat, map, prefetch."""
+
+import numpy as np
+import pytest
+
+import placeflow as tf
+
+
+def values(dataset):
+    return [np.asarray(e).tolist() if not isinstance(e, (tuple, dict)) else e for e in dataset.as_numpy_iterator()]
+
+
+def test_slices_batches_and_the_uneven_last_batch():
+    features = np.arange(10, dtype=np.float32).reshape(5, 2)
+    labels = np.array([0, 1, 0, 1, 1])
+    dataset = tf.data.Dataset.from_tensor_slices((features, labels)).batch(2)
+    batches = list(dataset)
+    assert dataset.cardinality() == 3 and len(batches) == 3
+    x, y = batches[-1]
+    assert x.shape == [1, 2] and y.numpy().tolist() == [1] and x.device.endswith("CPU:0")
+    assert tf.data.Dataset.from_tensor_slices(features).batch(2, drop_remainder=True).cardinality() == 2
+
+
+def test_seeded_shuffle_repeats_and_reshuffles_each_epoch():
+    make = lambda: tf.data.Dataset.range(8).shuffle(8, seed=3)  # noqa: E731
+    first, again = make(), make()
+    epoch1, epoch2 = values(first), values(first)
+    assert sorted(epoch1) == list(range(8)) and epoch1 != list(range(8))
+    assert epoch1 == values(again) and epoch1 != epoch2
+    fixed = tf.data.Dataset.range(8).shuffle(8, seed=3, reshuffle_each_iteration=False)
+    assert values(fixed) == values(fixed)
+
+
+def test_repeat_take_map_and_dicts():
+    dataset = tf.data.Dataset.from_tensor_slices({"x": [1.0, 2.0, 3.0]}).repeat(2)
+    assert dataset.cardinality() == 6 and [e["x"] for e in dataset.as_numpy_iterator()] == [1, 2, 3, 1, 2, 3]
+    doubled = tf.data.Dataset.from_tensor_slices([1.0, 2.0]).map(lambda x: x * 2.0)
+    assert [float(t) for t in doubled] == [2.0, 4.0]
+    infinite = tf.data.Dataset.range(3).repeat()
+    assert infinite.cardinality() == -1 and values(infinite.take(7)) == [0, 1, 2, 0, 1, 2, 0]
+
+
+def test_prefetch_and_prefetch_to_device(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="1")
+    dataset = tf.data.Dataset.from_tensor_slices(np.arange(6.0)).batch(2).prefetch(tf.data.AUTOTUNE)
+    assert [t.numpy().tolist() for t in dataset] == [[0, 1], [2, 3], [4, 5]]
+    on_gpu = dataset.apply(tf.data.experimental.prefetch_to_device("/gpu:0"))
+    batches = list(on_gpu)
+    assert all(b.device.endswith("GPU:0") for b in batches) and batches[2].numpy().tolist() == [4, 5]
+
+
+def test_errors_in_the_pipeline_reach_the_consumer():
+    def bad(x):
+        raise ValueError("broken element")
+
+    with pytest.raises(ValueError, match="broken element"):
+        list(tf.data.Dataset.range(3).map(bad).prefetch(2))
+    with pytest.raises(ValueError, match="must agree"):
+        tf.data.Dataset.from_tensor_slices((np.ones(3), np.ones(4)))
