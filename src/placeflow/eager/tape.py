@@ -11,6 +11,7 @@ import threading
 
 import contextlib
 
+from ..framework.nest import flatten, pack_as
 from ..ops import gradient_registry
 from ..placement import scope as scope_module
 
@@ -91,7 +92,7 @@ class GradientTape:
 
     def watch(self, tensor) -> None:
         """Record operations on `tensor` (a tensor, a variable, or a nested structure of them)."""
-        for item in _leaves(tensor):
+        for item in _flat(tensor):
             if hasattr(item, "_as_tensor") and hasattr(item, "assign"):
                 self._watched_variables[id(item)] = item
             else:
@@ -116,12 +117,12 @@ class GradientTape:
                                "(or jacobians)")
         self._used = True
         with _Paused(self):
-            grads = self._backprop(_leaves(target), _leaves(output_gradients) if output_gradients is not None
+            grads = self._backprop(_flat(target), _flat(output_gradients) if output_gradients is not None
                                    else None)
-            results = [self._source_gradient(s, grads, unconnected_gradients) for s in _leaves(sources)]
+            results = [self._source_gradient(s, grads, unconnected_gradients) for s in _flat(sources)]
         if not self._persistent:
             self._entries = []
-        return _pack_like(sources, results)
+        return pack_as(sources, results)
 
     # -- backward pass ----------------------------------------------------------------------------
     def _backprop(self, targets, seeds) -> dict:
@@ -209,33 +210,5 @@ def _sum(parts):
     return parts[0] if len(parts) == 1 else _execute("AddN", parts, parts[0].dtype)
 
 
-def _leaves(structure) -> list:
-    if structure is None:
-        return []
-    if isinstance(structure, dict):
-        return [leaf for key in sorted(structure, key=str) for leaf in _leaves(structure[key])]
-    if isinstance(structure, (list, tuple)):
-        return [leaf for item in structure for leaf in _leaves(item)]
-    return [structure]
-
-
-def _pack_like(structure, leaves):
-    if isinstance(structure, dict):
-        keys = sorted(structure, key=str)
-        return {k: leaves[i] for i, k in enumerate(keys)} if all(
-            not isinstance(structure[k], (list, tuple, dict)) for k in keys) else _pack_nested(structure, leaves)
-    if isinstance(structure, (list, tuple)):
-        return _pack_nested(structure, leaves)
-    return leaves[0]
-
-
-def _pack_nested(structure, leaves):
-    iterator = iter(leaves)
-
-    def pack(item):
-        if isinstance(item, dict):
-            return {k: pack(item[k]) for k in sorted(item, key=str)}
-        if isinstance(item, (list, tuple)):
-            return type(item)(pack(i) for i in item)
-        return next(iterator)
-    return pack(structure)
+def _flat(structure) -> list:
+    return [] if structure is None else flatten(structure)

@@ -19,9 +19,9 @@ from ..config import context as context_module
 from ..config.placement_log import logger as placement_logger
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
-from ..framework import graph_mode
 from ..runtime import registry
-from . import executor, lanes, nest, partition, placer
+from ..framework import graph_mode, nest
+from . import executor, lanes, partition, placer
 from .graph import Graph, Tensor
 
 _ids = itertools.count(1)

@@ -15,10 +15,10 @@ import numpy as np
 from ..config import proto
 from ..config.context import context
 from ..config.placement_log import ensure_handler, logger as placement_logger
-from ..framework import errors
 from ..runtime import registry
 from ..runtime.transfer import to_host
-from . import executor, intra_op, lanes, nest, partition, placer
+from ..framework import errors, nest
+from . import executor, intra_op, lanes, partition, placer
 from .graph import Operation, Tensor, get_default_graph
 from .state import VariableStore
 from .step_stats import RunMetadata, StepStatsCollector
