@@ -51,42 +51,37 @@ def make_scope(device, parent: Scope | None) -> Scope:
 
 def resolve(scope: Scope, op_info) -> str | None:
     """The requested device name for one op under `scope` (calls device functions)."""
-    while scope is not None and scope.fn is not None:
-        chosen = scope.fn(op_info)
-        if chosen:
-            spec = _as_spec(chosen)
-            base = _outer_spec(scope.parent)
-            return base.make_merged_spec(spec).to_string()
-        scope = scope.parent
+    chosen, scope = _ask_functions(scope, op_info, "spec", CPU_BASE)
+    if chosen is not None:
+        return chosen.to_string()
     return scope.key if scope is not None else None
-
-
-def _outer_spec(scope: Scope | None) -> DeviceSpec:
-    while scope is not None:
-        if scope.spec is not None:
-            return scope.spec
-        if scope.fn is None:
-            break
-        scope = scope.parent
-    return CPU_BASE
 
 
 def requested_in_graph(scope: Scope | None, op) -> str:
     """The device string a graph op records under `scope`: only the fields the user gave ('' if none)."""
-    while scope is not None and scope.fn is not None:
-        chosen = scope.fn(op)
-        if chosen:
-            base = _outer_user(scope.parent)
-            return base.make_merged_spec(_as_spec(chosen)).to_string()
-        scope = scope.parent
+    chosen, scope = _ask_functions(scope, op, "user", EMPTY)
+    if chosen is not None:
+        return chosen.to_string()
     return scope.user.to_string() if scope is not None and scope.user is not None else ""
 
 
-def _outer_user(scope: Scope | None) -> DeviceSpec:
+def _ask_functions(scope, op, field: str, default: DeviceSpec):
+    """(merged answer of the innermost device function that names a device, None) or (None, first plain scope)."""
+    while scope is not None and scope.fn is not None:
+        chosen = scope.fn(op)
+        if chosen:
+            return _outer(scope.parent, field, default).make_merged_spec(_as_spec(chosen)), None
+        scope = scope.parent
+    return None, scope
+
+
+def _outer(scope: Scope | None, field: str, default: DeviceSpec) -> DeviceSpec:
+    """The nearest enclosing scope's spec (`field` 'spec': full name, 'user': the user's fields)."""
     while scope is not None:
-        if scope.user is not None:
-            return scope.user
+        value = getattr(scope, field)
+        if value is not None:
+            return value
         if scope.fn is None:
             break
         scope = scope.parent
-    return EMPTY
+    return default
