@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import placeflow as tf
+from placeflow.eager.execute import execute
 from placeflow.ops import gradient_registry
 
 RNG = np.random.RandomState(0)
@@ -23,6 +24,8 @@ def distinct(*shape):
 
 
 W232, W25, W32, W46 = distinct(3, 2, 2), distinct(2, 5), distinct(3, 2), distinct(4, 6)
+RELU_AT = signed(2, 3)
+LABELS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])  # rows sum to 1, as the fused kernel assumes
 
 # op -> (function of float64 tensors, list of input arrays)
 CASES = {
@@ -71,6 +74,15 @@ CASES = {
     "ClipByValue": (lambda x: tf.clip_by_value(x, -0.8, 0.8), [np.array([-1.2, -0.5, 0.3, 1.1])]),
     "SelectV2": (lambda x, y: tf.where(tf.constant([True, False, True]), x, y), [signed(3), signed(3)]),
     "StridedSliceGrad": (None, []),
+    "ReluGrad": (lambda g: execute("ReluGrad", (g, tf.constant(RELU_AT)), tf.float64), [signed(2, 3)]),
+    "BiasAdd": (lambda x, b: tf.nn.bias_add(x, b) * tf.constant(W32), [signed(3, 2), signed(2)]),
+    "BiasAddGrad": (lambda g: execute("BiasAddGrad", (g,), tf.float64) * tf.constant([1.0, 2.0], dtype=tf.float64),
+                    [signed(3, 2)]),
+    "SparseSoftmaxCrossEntropyWithLogits": (
+        lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(tf.constant([2, 0, 1]), x) * tf.constant(
+            [1.0, 2.0, 3.0], dtype=tf.float64), [signed(3, 4)]),
+    "SoftmaxCrossEntropyWithLogits": (
+        lambda x, y: tf.nn.softmax_cross_entropy_with_logits(y, x), [signed(2, 3), LABELS]),
 }
 
 

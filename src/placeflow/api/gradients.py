@@ -154,7 +154,37 @@ def _sigmoid(e, g):
 
 @register("Relu")
 def _relu(e, g):
-    return [math_ops.where(math_ops.greater(e.inputs[0], 0), g, array_ops.zeros_like(g))]
+    return [execute("ReluGrad", (g, e.inputs[0]), g.dtype)]
+
+
+@register("ReluGrad")
+def _relu_grad(e, g):
+    return [execute("ReluGrad", (g, e.inputs[1]), g.dtype), None]
+
+
+@register("BiasAdd")
+def _bias_add(e, g):
+    return [g, execute("BiasAddGrad", (g,), g.dtype)]
+
+
+@register("BiasAddGrad")
+def _bias_add_grad(e, g):
+    return [array_ops.zeros_like(e.inputs[0]) + g]
+
+
+def _xent(e, g_loss, g_backprop=None):
+    """Cross-entropy: d/d logits = backprop * upstream (per example); labels get none (sparse) or -log p."""
+    return [array_ops.expand_dims(g_loss, -1) * e.outputs[1], None]
+
+
+register("SparseSoftmaxCrossEntropyWithLogits")(_xent)
+
+
+@register("SoftmaxCrossEntropyWithLogits")
+def _dense_xent(e, g_loss, g_backprop=None):
+    logits = e.inputs[0]
+    log_probs = execute("LogSoftmax", (logits,), logits.dtype, {"axis": -1})
+    return [_xent(e, g_loss)[0], array_ops.expand_dims(g_loss, -1) * -log_probs]
 
 
 @register("Softmax")

@@ -1,6 +1,7 @@
-"""placeflow.nn: activations."""
+"""placeflow.nn: activations, bias_add and softmax cross-entropy."""
 
 from ..eager.execute import execute
+from ..framework import dtypes
 from ..eager.convert import convert_to_tensor
 from .math_ops import sigmoid, tanh  # noqa: F401 - also public under nn
 
@@ -21,3 +22,29 @@ def log_softmax(logits, axis=None, name=None):
     """logits - log(sum(exp(logits))) along `axis` (last when None)."""
     x = convert_to_tensor(logits)
     return execute("LogSoftmax", (x,), x.dtype, {"axis": -1 if axis is None else int(axis)}, name=name)
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """value + bias, with `bias` a vector along the last dimension."""
+    x = convert_to_tensor(value)
+    b = convert_to_tensor(bias, dtype=x.dtype)
+    if len(b.shape) != 1:
+        raise ValueError(f"bias must be a vector, got shape {b.shape}; reshape it to [{x.shape[-1]}].")
+    return execute("BiasAdd", (x, b), x.dtype, name=name)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """Per-example cross-entropy between integer class `labels` and unscaled `logits`."""
+    logits = convert_to_tensor(logits)
+    labels = convert_to_tensor(labels)
+    if labels.dtype not in (dtypes.int32, dtypes.int64):
+        raise ValueError(f"labels must be int32 or int64 class indices, got {labels.dtype.name}; "
+                         "cast them with placeflow.cast(labels, placeflow.int32).")
+    return execute("SparseSoftmaxCrossEntropyWithLogits", (logits, labels), logits.dtype, name=name)[0]
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """Per-example cross-entropy between probability `labels` (one-hot) and unscaled `logits`."""
+    logits = convert_to_tensor(logits)
+    labels = convert_to_tensor(labels, dtype=logits.dtype)
+    return execute("SoftmaxCrossEntropyWithLogits", (logits, labels), logits.dtype, name=name)[0]

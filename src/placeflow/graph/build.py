@@ -10,7 +10,6 @@ from . import shapes
 from .graph import Tensor
 
 
-
 def build(graph, op, inputs, dtype, attrs, resource, name):
     """Add `op` to `graph`; return its symbolic output (a list for multi-output ops)."""
     if op == "_EagerConst":
@@ -19,6 +18,9 @@ def build(graph, op, inputs, dtype, attrs, resource, name):
     out_dtype = shapes.output_dtype(op, dtype, attrs)
     if op == "Split":
         outputs = _split_outputs(tensors[0], attrs, out_dtype)
+        return graph.create_op(op, tensors, attrs, dtype, name, outputs).outputs
+    if op in shapes.MULTI_OUTPUT:
+        outputs = shapes.MULTI_OUTPUT[op]([t.shape for t in tensors], out_dtype)
         return graph.create_op(op, tensors, attrs, dtype, name, outputs).outputs
     shape = shapes.output_shape(op, [t.shape for t in tensors], attrs, dtype)
     return graph.create_op(op, tensors, attrs, dtype, name, [(out_dtype, shape)]).outputs[0]

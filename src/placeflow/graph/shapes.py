@@ -13,7 +13,7 @@ ELEMENTWISE = frozenset({"AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod
                          "SquaredDifference", "ClipByValue", "SelectV2", "AddN"}) | BOOL_OUTPUT
 SAME_SHAPE = frozenset({"Neg", "Abs", "Sign", "Square", "Exp", "Log", "Sqrt", "Rsqrt", "Reciprocal", "Identity",
                         "Relu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "ZerosLike", "OnesLike", "Cast",
-                        "LogicalNot", "Assign", "AssignAdd", "AssignSub", "ReadVariableOp", "_Send", "_Recv"})
+                        "LogicalNot", "Assign", "BiasAdd", "ReluGrad", "AssignAdd", "AssignSub", "ReadVariableOp", "_Send", "_Recv"})
 REDUCTIONS = frozenset({"Sum", "Mean", "Max", "Min", "Prod"})
 
 
@@ -135,6 +135,15 @@ _RULES = {
     "RandomUniform": lambda shapes, attrs: tuple(attrs["shape"]),
     "RandomStandardNormal": lambda shapes, attrs: tuple(attrs["shape"]),
 }
+
+
+def _xent_outputs(shapes, dtype):
+    """(per-example loss, backprop) of the fused softmax cross-entropy ops."""
+    logits = shapes[0]
+    return [(dtype, None if logits is None else tuple(logits[:-1])), (dtype, logits)]
+
+
+MULTI_OUTPUT = {"SparseSoftmaxCrossEntropyWithLogits": _xent_outputs, "SoftmaxCrossEntropyWithLogits": _xent_outputs}
 
 
 def _by_evaluation(op, shapes, attrs, dtype):

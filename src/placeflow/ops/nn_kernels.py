@@ -1,5 +1,6 @@
-"""Activation kernels: relu, sigmoid, tanh, softmax, log_softmax."""
+"""Neural-network kernels: activations, their fused gradients, bias add, softmax cross-entropy."""
 
+from ..framework import errors
 from .registry import FLOATS, register
 
 
@@ -26,3 +27,47 @@ def _softmax(xp, a, axis=-1):
 def _log_softmax(xp, a, axis=-1):
     shifted = a - a.max(axis=axis, keepdims=True)
     return shifted - xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
+
+
+@register("ReluGrad", FLOATS)
+def _relu_grad(xp, gradients, features):
+    return gradients * (features > 0)
+
+
+@register("BiasAdd", FLOATS)
+def _bias_add(xp, value, bias):
+    return value + bias
+
+
+@register("BiasAddGrad", FLOATS)
+def _bias_add_grad(xp, gradients):
+    return gradients.reshape(-1, gradients.shape[-1]).sum(axis=0)
+
+
+@register("SparseSoftmaxCrossEntropyWithLogits", FLOATS)
+def _sparse_softmax_xent(xp, logits, labels):
+    """(per-example loss, d loss / d logits); TensorFlow's fused kernel, labels as class indices."""
+    labels = labels.astype(xp.int64, copy=False)
+    if labels.size and (int(labels.min()) < 0 or int(labels.max()) >= logits.shape[-1]):
+        bad = labels[(labels < 0) | (labels >= logits.shape[-1])][0]
+        raise errors.InvalidArgumentError(None, None, f"Received a label value of {int(bad)} which is outside the valid range of "
+                         f"[0, {logits.shape[-1]}).  Label values: {' '.join(str(int(v)) for v in labels)}\n"
+                                          f"placeflow: labels must be class indices in [0, {logits.shape[-1]}).")
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    exp = xp.exp(shifted)
+    total = exp.sum(axis=-1, keepdims=True)
+    rows = xp.arange(labels.shape[0])
+    loss = xp.log(total[:, 0]) - shifted[rows, labels]
+    backprop = exp / total
+    backprop[rows, labels] -= 1
+    return loss.astype(logits.dtype, copy=False), backprop
+
+
+@register("SoftmaxCrossEntropyWithLogits", FLOATS)
+def _softmax_xent(xp, logits, labels):
+    """(per-example loss, d loss / d logits) for one-hot (or soft) labels."""
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_total = xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
+    log_probs = shifted - log_total
+    loss = -(labels * log_probs).sum(axis=-1)
+    return loss.astype(logits.dtype, copy=False), xp.exp(log_probs) - labels
