@@ -3,7 +3,7 @@
 Use it as `import placeflow as tf`. Importing never imports CuPy nor touches CUDA.
 """
 
-from . import compat, config, data, debugging, errors, python, test  # noqa: F401
+from . import compat, config, data, debugging, distribute, errors, python, test  # noqa: F401
 from . import ops as _kernels  # noqa: F401  (registers every kernel)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
 from .api import gradients as _gradients  # noqa: F401  (registers every gradient)
@@ -22,7 +22,8 @@ from .api.math_ops import (  # noqa: F401
     tanh, where,
 )
 from .eager.tensor import EagerTensor as Tensor  # noqa: F401
-from .eager.variables import Variable  # noqa: F401
+from .eager.variables import Variable, variable_creator_scope  # noqa: F401
+from .distribute.reduce_op import VariableAggregation, VariableSynchronization  # noqa: F401
 from .graph.function import function  # noqa: F401
 from .graph.graph import Graph  # noqa: F401
 from .graph.v1_api import control_dependencies, executing_eagerly, group, name_scope, no_op  # noqa: F401

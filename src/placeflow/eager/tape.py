@@ -93,6 +93,7 @@ class GradientTape:
     def watch(self, tensor) -> None:
         """Record operations on `tensor` (a tensor, a variable, or a nested structure of them)."""
         for item in _flat(tensor):
+            item = _resolve(item)
             if hasattr(item, "_as_tensor") and hasattr(item, "assign"):
                 self._watched_variables[id(item)] = item
             else:
@@ -150,6 +151,7 @@ class GradientTape:
         return grads
 
     def _source_gradient(self, source, grads, unconnected):
+        source = _resolve(source)
         if hasattr(source, "_as_tensor") and hasattr(source, "assign"):
             grad = _sum([grads[id(t)] for t in self._variable_reads.get(id(source), []) if id(t) in grads])
         else:
@@ -208,6 +210,12 @@ def _sum(parts):
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else _execute("AddN", parts, parts[0].dtype)
+
+
+def _resolve(item):
+    """The variable a tape tracks for `item` (a distributed variable names its current replica's copy)."""
+    target = getattr(item, "_watch_target", None)
+    return target() if target is not None else item
 
 
 def _flat(structure) -> list:

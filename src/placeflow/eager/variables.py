@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import inspect
+import threading
+
 import numpy as np
 
 from ..framework import errors, graph_mode
@@ -18,13 +22,18 @@ class Variable:
     """
 
     def __new__(cls, *args, **kwargs):
-        graph = graph_mode.active()
-        if graph is not None and cls is Variable:
-            return graph_mode.variable_hooks.make(graph, *args, **kwargs)
+        if cls is Variable:
+            creators = _creator_stack()
+            if creators:
+                return _create_through(creators, len(creators) - 1, _as_kwargs(args, kwargs))
+            graph = graph_mode.active()
+            if graph is not None:
+                return graph_mode.variable_hooks.make(graph, *args, **kwargs)
         return super().__new__(cls)
 
-    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None):
-        if "_value" in self.__dict__:  # lifted out of a function trace by __new__: already built
+    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
+                 synchronization=None, aggregation=None):
+        if "_value" in self.__dict__:  # made by __new__ (a creator, or lifted out of a trace): already built
             return
         if initial_value is None:
             raise ValueError("initial_value must be specified, e.g. placeflow.Variable(3.0).")
@@ -131,3 +140,39 @@ class Variable:
 
     def __hash__(self):
         return id(self)
+
+
+_creators = threading.local()
+
+
+def _creator_stack() -> list:
+    return getattr(_creators, "stack", None) or []
+
+
+@contextlib.contextmanager
+def variable_creator_scope(variable_creator):
+    """Route Variable(...) in this thread through variable_creator(next_creator, **kwargs)."""
+    stack = _creator_stack()
+    _creators.stack = stack + [variable_creator]
+    try:
+        yield
+    finally:
+        _creators.stack = stack
+
+
+def _as_kwargs(args, kwargs) -> dict:
+    bound = inspect.signature(Variable.__init__).bind(None, *args, **kwargs)
+    bound.arguments.pop("self")
+    return dict(bound.arguments)
+
+
+def _create_through(creators, index, kwargs):
+    """Call creator `index`, whose next_creator is the one below it (the plain Variable at the bottom)."""
+    if index < 0:
+        saved = _creators.stack
+        _creators.stack = []
+        try:
+            return Variable(**kwargs)
+        finally:
+            _creators.stack = saved
+    return creators[index](lambda **kw: _create_through(creators, index - 1, kw), **kwargs)

@@ -21,7 +21,7 @@ from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..runtime import registry
 from ..framework import graph_mode, nest
-from . import executor, lanes, partition, placer
+from . import executor, lanes, partition, placer, step_stats
 from .graph import Graph, Tensor
 
 _ids = itertools.count(1)
@@ -78,7 +78,7 @@ class ConcreteFunction:
 
     def __call__(self, *args, **kwargs):
         """Run the traced graph on tensor arguments (the same signature it was traced for)."""
-        return self.call_flat([a for a in nest.flatten((args, kwargs)) if isinstance(a, EagerTensor)])
+        return self.call_flat([a for a in nest.flatten((args, kwargs), True) if isinstance(a, EagerTensor)])
 
     def call_flat(self, tensors):
         """Run on the flat list of eager tensor arguments; returns the outputs in their structure."""
@@ -88,13 +88,24 @@ class ConcreteFunction:
                 if self._plan is None:
                     self._build(ctx)
         plan = self._plan
-        values = executor.run(plan, [t._value for t in tensors], self._lanes)
+        if step_stats.function_step_listeners:
+            values = self._traced_run(plan, tensors)
+        else:
+            values = executor.run(plan, [t._value for t in tensors], self._lanes)
         if ctx.log_device_placement:
             placement_logger.info("Executing op %s in device %s", self.function_name, registry.devices(ctx)[0].name)
         results = iter([EagerTensor(plan.nodes[i].device.adopt(v), plan.nodes[i].device)
                         for (i, _), v in zip(plan.fetches, values)])
         leaves = [next(results) if isinstance(leaf, Tensor) else leaf for leaf in self._leaves]
-        return nest.pack_as(self.structured_outputs, leaves)
+        return nest.pack_as(self.structured_outputs, leaves, True)
+
+
+    def _traced_run(self, plan, tensors) -> list:
+        stats = step_stats.StepStats()
+        values = executor.run(plan, [t._value for t in tensors], self._lanes, step_stats.StepStatsCollector(stats))
+        for listener in list(step_stats.function_step_listeners):
+            listener(stats)
+        return values
 
 
 class Function:
@@ -147,7 +158,7 @@ class Function:
 
     def _concrete(self, args, kwargs):
         args, kwargs = _tensors_from_arrays(args), _tensors_from_arrays(kwargs)
-        leaves = nest.flatten((args, kwargs))
+        leaves = nest.flatten((args, kwargs), True)
         tensors = [leaf for leaf in leaves if isinstance(leaf, EagerTensor)]
         key = _signature_key(args, kwargs, leaves)
         concrete = self._cache.get(key)
@@ -165,7 +176,7 @@ class Function:
             symbolic_args, arg_tensors = _symbolic_arguments(graph, (args, kwargs), names)
             call_args, call_kwargs = symbolic_args
             outputs = self._python_function(*call_args, **call_kwargs)
-            leaves = [_graph_output(graph, leaf) for leaf in nest.flatten(outputs)]
+            leaves = [_graph_output(graph, leaf) for leaf in nest.flatten(outputs, True)]
         return ConcreteFunction(self._name, graph, arg_tensors, outputs, leaves)
 
 
@@ -208,6 +219,8 @@ def _structure_of(structure):
         return {k: _structure_of(v) for k, v in structure.items()}
     if isinstance(structure, (list, tuple)):
         return type(structure).__name__, [_structure_of(v) for v in structure]
+    if hasattr(type(structure), "_nest_components"):
+        return type(structure).__name__, [_structure_of(v) for v in structure._nest_components()]
     return "*"
 
 
@@ -218,13 +231,13 @@ def _argument_names(signature, args, kwargs) -> list:
         return []
     names = []
     for name, value in bound.arguments.items():
-        count = len([leaf for leaf in nest.flatten(value) if isinstance(leaf, EagerTensor)])
+        count = len([leaf for leaf in nest.flatten(value, True) if isinstance(leaf, EagerTensor)])
         names.extend([name] if count == 1 else [f"{name}_{i}" for i in range(count)])
     return names
 
 
 def _symbolic_arguments(graph, structure, names):
-    leaves = nest.flatten(structure)
+    leaves = nest.flatten(structure, True)
     tensors, replaced = [], []
     for leaf in leaves:
         if isinstance(leaf, EagerTensor):
@@ -235,7 +248,7 @@ def _symbolic_arguments(graph, structure, names):
             replaced.append(op.outputs[0])
         else:
             replaced.append(leaf)
-    return nest.pack_as(structure, replaced), tensors
+    return nest.pack_as(structure, replaced, True), tensors
 
 
 def _graph_output(graph, leaf):

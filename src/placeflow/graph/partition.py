@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework import errors
+from ..ops.collective_kernels import COLLECTIVE_OPS
 from ..ops.registry import find_kernel
 from ..placement import report
 from ..runtime.transfer import copy_array
@@ -79,7 +80,8 @@ def build_plan(ops, placed, fetches, feeds, store=None) -> Plan:
                     (builder.index[t], None) for t in fetches]
     _link_consumers(plan)
     plan.width = _parallel_width(plan)
-    plan.parallel = plan.width > 1
+    # collective nodes block until every device's node arrives: they need one thread per device lane
+    plan.parallel = plan.width > 1 or any(n.type in COLLECTIVE_OPS for n in plan.nodes)
     return plan
 
 

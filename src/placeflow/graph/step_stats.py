@@ -101,3 +101,21 @@ class RunMetadata:
     def __init__(self):
         self.step_stats = StepStats()
         self.partition_graphs: list = []
+
+
+function_step_listeners: list = []  # callables given the StepStats of every placeflow.function call
+
+
+class listen_to_function_steps:
+    """While active, every placeflow.function call is traced and its StepStats passed to `listener`."""
+
+    def __init__(self, listener):
+        self._listener = listener
+
+    def __enter__(self):
+        function_step_listeners.append(self._listener)
+        return self
+
+    def __exit__(self, *exc):
+        function_step_listeners.remove(self._listener)
+        return False

@@ -1,0 +1,14 @@
+"""placeflow.distribute: MirroredStrategy, OneDeviceStrategy, distributed values and all-reduce choices."""
+
+from . import experimental  # noqa: F401
+from .cross_device_ops import (  # noqa: F401
+    CrossDeviceOps, HierarchicalCopyAllReduce, NcclAllReduce, ReductionToOneDevice,
+)
+from .distribution_context import (  # noqa: F401
+    ReplicaContext, get_cross_replica_context, get_replica_context, get_strategy, has_strategy,
+    in_cross_replica_context,
+)
+from .input_lib import InputContext, ValueContext  # noqa: F401
+from .reduce_op import ReduceOp  # noqa: F401
+from .strategy import MirroredStrategy, OneDeviceStrategy, Strategy, StrategyExtended  # noqa: F401
+from .values import DistributedValues, Mirrored, MirroredVariable, PerReplica  # noqa: F401

@@ -1,0 +1,118 @@
+"""Which strategy is current in this thread, and whether code runs in cross-replica or replica context.
+
+Each thread has a stack of (strategy, replica context or None). `strategy.scope()` pushes a
+cross-replica entry; `strategy.run` pushes a replica entry in each replica's thread.
+"""
+
+from __future__ import annotations
+
+import threading
+
+_local = threading.local()
+
+
+def _stack() -> list:
+    if not hasattr(_local, "stack"):
+        _local.stack = []
+    return _local.stack
+
+
+def push(strategy, replica_context=None) -> None:
+    """Enter `strategy` (cross-replica when `replica_context` is None) in this thread."""
+    _stack().append((strategy, replica_context))
+
+
+def pop() -> None:
+    """Leave the innermost entry of this thread."""
+    _stack().pop()
+
+
+def current():
+    """(strategy, replica context) of this thread; the default strategy when none is entered."""
+    stack = _stack()
+    if stack:
+        return stack[-1]
+    from .strategy import default_strategy
+    strategy = default_strategy()
+    return strategy, strategy._default_replica_context
+
+
+def get_strategy():
+    """The current strategy (the default strategy outside any `scope()`)."""
+    return current()[0]
+
+
+def has_strategy() -> bool:
+    """Whether a non-default strategy is current."""
+    return bool(_stack())
+
+
+def in_cross_replica_context() -> bool:
+    """True inside `strategy.scope()` but outside `strategy.run`."""
+    return bool(_stack()) and _stack()[-1][1] is None
+
+
+def get_replica_context():
+    """The ReplicaContext inside `run` (or the default one outside any strategy); None in cross-replica context."""
+    return current()[1]
+
+
+def get_cross_replica_context():
+    """The current strategy in cross-replica context, else None."""
+    strategy, replica = current()
+    return strategy if replica is None else None
+
+
+class ReplicaContext:
+    """What a replica function can ask: its id, the replica count, merge_call and all_reduce."""
+
+    def __init__(self, strategy, replica_id_in_sync_group: int, coordinator=None):
+        self._strategy = strategy
+        self._replica_id = replica_id_in_sync_group
+        self._coordinator = coordinator
+
+    @property
+    def strategy(self):
+        """The strategy running this replica."""
+        return self._strategy
+
+    @property
+    def replica_id_in_sync_group(self) -> int:
+        """0 .. num_replicas_in_sync - 1."""
+        return self._replica_id
+
+    @property
+    def num_replicas_in_sync(self) -> int:
+        """How many replicas run in sync."""
+        return self._strategy.num_replicas_in_sync
+
+    @property
+    def devices(self) -> tuple:
+        """The device this replica runs on, as a one-element tuple."""
+        return (self._strategy.extended.worker_devices[self._replica_id],)
+
+    def merge_call(self, merge_fn, args=(), kwargs=None):
+        """Pause every replica, run merge_fn(strategy, *args) once in cross-replica context, resume."""
+        kwargs = kwargs or {}
+        if self._coordinator is None:  # one replica: no one to wait for
+            from .values import regroup
+            push(self._strategy)
+            try:
+                return merge_fn(self._strategy, *regroup([args]), **regroup([kwargs]))
+            finally:
+                pop()
+        return self._coordinator.merge_call(self._replica_id, merge_fn, args, kwargs)
+
+    def all_reduce(self, reduce_op, value):
+        """`value` reduced over all replicas (SUM or MEAN), returned to each replica."""
+        def merge(strategy, per_replica):
+            return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in _leaves(per_replica)])
+        from ..framework.nest import flatten, pack_as
+        leaves = flatten(value)
+        reduced = self.merge_call(lambda s, *vs: merge(s, list(vs)), args=tuple(leaves))
+        from .values import select_replica
+        return pack_as(value, [select_replica(self._replica_id, r) for r in reduced])
+
+
+def _leaves(values):
+    return list(values)

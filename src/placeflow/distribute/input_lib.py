@@ -1,0 +1,109 @@
+"""Distributing input: each global batch is split across replicas and copied to their devices.
+
+Split rule (TensorFlow's, single worker): a batch of b rows gives each replica, in order, a chunk of
+ceil(b / n) rows; the last replicas get what is left, possibly nothing (an empty batch with the
+right trailing shape). So 5 rows over 2 replicas -> [3, 2]; 5 over 4 -> [2, 2, 1, 0]. Losses scaled by
+the global batch size (see `compute_average_loss`) make uneven and empty chunks weigh correctly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..data.dataset import _as_tensors, _leaves, _map_structure, _prefetching
+from .values import PerReplica
+
+
+def split_sizes(rows: int, replicas: int) -> list:
+    """Rows per replica for a batch of `rows`: chunks of ceil(rows / replicas) in order, remainder last."""
+    chunk = -(-rows // replicas) if rows else 0
+    sizes = []
+    left = rows
+    for _ in range(replicas):
+        take = min(chunk, left)
+        sizes.append(take)
+        left -= take
+    return sizes
+
+
+def _host(value):
+    return value.numpy() if hasattr(value, "numpy") else np.asarray(value)
+
+
+class DistributedDataset:
+    """Iterating yields, per global batch, a structure of PerReplica tensors (one chunk per device)."""
+
+    def __init__(self, dataset, devices, prefetch: int = 2):
+        self._dataset, self._devices, self._prefetch = dataset, list(devices), prefetch
+
+    def __iter__(self):
+        batches = (self._split(element) for element in self._dataset._make_iterator())
+        return iter(_prefetching(batches, self._prefetch) if self._prefetch else batches)
+
+    def _split(self, element):
+        host = _map_structure(_host, element)
+        leaves = _leaves(host)
+        if any(np.ndim(leaf) == 0 for leaf in leaves):
+            raise ValueError(f"Call the `batch` method on the input Dataset in order to be able to split your "
+                             f"input across {len(self._devices)} replicas.")
+        sizes = split_sizes(len(leaves[0]), len(self._devices))
+        bounds = np.cumsum([0] + sizes)
+        parts = [_as_tensors(_map_structure(lambda x, lo=lo, hi=hi: x[lo:hi], host), device)
+                 for lo, hi, device in zip(bounds, bounds[1:], self._devices)]
+        if len(parts) == 1:
+            return parts[0]
+        return _regroup_parts(parts)
+
+    def __repr__(self) -> str:
+        return f"<DistributedDataset over {len(self._devices)} replicas>"
+
+
+class DatasetsFromFunction:
+    """Per-replica datasets made by a function of InputContext: replica i takes every n-th element."""
+
+    def __init__(self, dataset, devices):
+        self._dataset, self._devices = dataset, list(devices)
+
+    def __iter__(self):
+        pending = []
+        for element in self._dataset._make_iterator():
+            pending.append(element)
+            if len(pending) == len(self._devices):
+                parts = [_as_tensors(_map_structure(_host, e), d) for e, d in zip(pending, self._devices)]
+                yield parts[0] if len(parts) == 1 else _regroup_parts(parts)
+                pending = []
+
+
+def _regroup_parts(parts):
+    columns = [_leaves(p) for p in parts]
+    leaves = [PerReplica(column) for column in zip(*columns)]
+    it = iter(leaves)
+    return _map_structure(lambda _: next(it), parts[0])
+
+
+class InputContext:
+    """What an input function learns: pipelines, this pipeline's id, and the replica count."""
+
+    def __init__(self, num_input_pipelines=1, input_pipeline_id=0, num_replicas_in_sync=1):
+        self.num_input_pipelines = num_input_pipelines
+        self.input_pipeline_id = input_pipeline_id
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+    def get_per_replica_batch_size(self, global_batch_size: int) -> int:
+        """global_batch_size / num_replicas_in_sync (which must divide it)."""
+        if global_batch_size % self.num_replicas_in_sync:
+            raise ValueError(f"The `global_batch_size` {global_batch_size} is not divisible by "
+                             f"`num_replicas_in_sync` {self.num_replicas_in_sync}")
+        return global_batch_size // self.num_replicas_in_sync
+
+    def __repr__(self) -> str:
+        return (f"tf.distribute.InputContext(input pipeline id {self.input_pipeline_id}, total: "
+                f"{self.num_input_pipelines})")
+
+
+class ValueContext:
+    """What a value function learns: this replica's id and the replica count."""
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
+        self.replica_id_in_sync_group = replica_id_in_sync_group
+        self.num_replicas_in_sync = num_replicas_in_sync

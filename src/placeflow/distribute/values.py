@@ -1,0 +1,242 @@
+"""Distributed values: PerReplica (one value per replica), Mirrored (identical copies), MirroredVariable."""
+
+from __future__ import annotations
+
+from ..eager.tensor import EagerTensor
+from ..eager.variables import Variable
+from ..framework import errors
+from ..framework.nest import flatten, pack_as
+from . import distribution_context
+from .reduce_op import ReduceOp, VariableAggregation
+
+
+class DistributedValues:
+    """One value per replica, ordered like the strategy's devices."""
+
+    _kind = "DistributedValues"
+
+    def __init__(self, values):
+        self._values = tuple(values)
+
+    @property
+    def values(self) -> tuple:
+        """The per-replica values, in replica order."""
+        return self._values
+
+    def _get(self):
+        """The value of the current replica (replica 0 in cross-replica context)."""
+        replica = distribution_context.get_replica_context()
+        index = replica.replica_id_in_sync_group if replica is not None else 0
+        return self._values[index if index < len(self._values) else 0]
+
+    def __repr__(self) -> str:
+        body = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._values))
+        return f"{self._kind}:{{\n{body}\n}}"
+
+    def __str__(self) -> str:
+        body = ",\n".join(f"  {i}: {v}" for i, v in enumerate(self._values))
+        return f"{self._kind}:{{\n{body}\n}}"
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def _nest_components(self) -> tuple:
+        return self._values
+
+    def _nest_rebuild(self, parts):
+        return type(self)(parts)
+
+
+class PerReplica(DistributedValues):
+    """Values that differ per replica (per-replica inputs, losses, gradients)."""
+
+    _kind = "PerReplica"
+
+
+class Mirrored(DistributedValues):
+    """Identical values, one copy on each replica's device (e.g. an all-reduced gradient)."""
+
+    _kind = "Mirrored"
+
+    def _as_tensor(self):
+        value = self._get()
+        return value._as_tensor() if hasattr(value, "_as_tensor") else value
+
+
+class MirroredVariable(Variable):
+    """A variable with one copy per replica device, kept identical: reads use the current replica's copy.
+
+    Writes in cross-replica context update every copy. Writes in replica context need an
+    aggregation (SUM, MEAN, ONLY_FIRST_REPLICA): the replicas' values are combined first.
+    """
+
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(cls)
+
+    def __init__(self, *args, **kwargs):  # built by MirroredVariable.create
+        pass
+
+    @classmethod
+    def create(cls, strategy, components, aggregation=VariableAggregation.NONE) -> "MirroredVariable":
+        """Wrap per-device `components` (component 0 is the primary)."""
+        var = object.__new__(cls)
+        var._strategy = strategy
+        var._components = tuple(components)
+        var._aggregation = aggregation
+        return var
+
+    # -- which copy -----------------------------------------------------------------------------
+    @property
+    def values(self) -> tuple:
+        """The per-device copies."""
+        return self._components
+
+    @property
+    def primary(self) -> Variable:
+        """The first device's copy."""
+        return self._components[0]
+
+    def _current(self) -> Variable:
+        strategy, replica = distribution_context.current()
+        if replica is None or strategy is not self._strategy:
+            return self._components[0]
+        return self._components[replica.replica_id_in_sync_group]
+
+    def _watch_target(self) -> Variable:
+        """The copy a GradientTape watches and differentiates in this replica."""
+        return self._current()
+
+    # -- reading --------------------------------------------------------------------------------
+    def _as_tensor(self):
+        return self._current()._as_tensor()
+
+    def numpy(self):
+        """The primary copy's value."""
+        return self._components[0].numpy()
+
+    # -- writing --------------------------------------------------------------------------------
+    def _update(self, op: str, value, read_value: bool):
+        strategy, replica = distribution_context.current()
+        if replica is not None and strategy is self._strategy and strategy.num_replicas_in_sync > 1:
+            return self._update_in_replica(replica, op, value, read_value)
+        parts = value.values if isinstance(value, DistributedValues) else [value] * len(self._components)
+        for component, part in zip(self._components, parts):
+            component._update(op, part, read_value=False)
+        return self._as_tensor() if read_value else self
+
+    def _update_in_replica(self, replica, op, value, read_value):
+        if self._aggregation == VariableAggregation.NONE:
+            raise ValueError(
+                "You must specify an aggregation method to update a MirroredVariable in Replica Context. You can "
+                "do so by passing an explicit value for argument `aggregation` to tf.Variable(..).e.g. "
+                "`tf.Variable(..., aggregation=tf.VariableAggregation.SUM)``tf.VariableAggregation` lists the "
+                "possible aggregation methods.This is required because MirroredVariable should always be kept in "
+                "sync. When updating them or assigning to them in a replica context, we automatically try to "
+                "aggregate the values before updating the variable. For this aggregation, we need to know the "
+                "aggregation method. Another alternative is to not try to update such `tf.Variable` in replica "
+                "context, but in cross replica context. You can enter cross replica context by calling "
+                "`tf.distribute.get_replica_context().merge_call(merge_fn, ..)`.Inside `merge_fn`, you can then "
+                "update the `tf.Variable` using `tf.distribute.StrategyExtended.update()`.")
+
+        def merge(strategy, per_replica):
+            if self._aggregation == VariableAggregation.ONLY_FIRST_REPLICA:
+                combined = per_replica.values[0] if isinstance(per_replica, PerReplica) else per_replica
+                combined = strategy.extended.broadcast_to(combined, self)
+            else:
+                reduce_op = ReduceOp.from_variable_aggregation(self._aggregation)
+                combined = strategy.extended.reduce_to(reduce_op, per_replica, self)
+            return self._update(op, combined, False)
+        replica.merge_call(merge, args=(value,))
+        return self._as_tensor() if read_value else self
+
+    # -- description ----------------------------------------------------------------------------
+    @property
+    def device(self) -> str:
+        """The device of the current replica's copy."""
+        return self._current().device
+
+    @property
+    def dtype(self):
+        """The variable's dtype."""
+        return self._components[0].dtype
+
+    @property
+    def shape(self):
+        """The variable's shape."""
+        return self._components[0].shape
+
+    @property
+    def name(self) -> str:
+        """The primary copy's name ('Variable:0')."""
+        return self._components[0].name
+
+    @property
+    def _name(self) -> str:
+        return self._components[0]._name
+
+    @property
+    def trainable(self) -> bool:
+        """Whether optimizers update this variable."""
+        return self._components[0].trainable
+
+    @property
+    def aggregation(self) -> VariableAggregation:
+        """How replica-context updates combine."""
+        return self._aggregation
+
+    def __repr__(self) -> str:
+        body = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._components))
+        return f"MirroredVariable:{{\n{body}\n}}"
+
+    def __hash__(self):
+        return id(self)
+
+
+def select_replica(index: int, structure):
+    """`structure` with every distributed value replaced by replica `index`'s value."""
+    def pick(leaf):
+        if isinstance(leaf, DistributedValues):
+            return leaf.values[index]
+        return leaf
+    return pack_as(structure, [pick(leaf) for leaf in flatten(structure)]) if structure is not None else None
+
+
+def regroup(per_replica_structures: list):
+    """Per-replica structures (identical layout) -> one structure whose leaves are PerReplica values.
+
+    Leaves that are the same object in every replica (e.g. a Python constant) stay as they are;
+    with one replica the structure is returned unchanged.
+    """
+    if len(per_replica_structures) == 1:
+        return per_replica_structures[0]
+    first = per_replica_structures[0]
+    columns = list(zip(*[flatten(s) for s in per_replica_structures]))
+    leaves = []
+    for column in columns:
+        if all(v is column[0] for v in column):
+            leaves.append(column[0])
+        else:
+            leaves.append(PerReplica(column))
+    return pack_as(first, leaves)
+
+
+def is_distributed(value) -> bool:
+    """Whether `value` holds one value per replica."""
+    return isinstance(value, (DistributedValues, MirroredVariable))
+
+
+def local_results(value) -> tuple:
+    """The per-replica parts of `value` (a one-tuple for a plain value)."""
+    if isinstance(value, (DistributedValues, MirroredVariable)):
+        return tuple(value.values)
+    return (value,)
+
+
+def device_of(value) -> str:
+    """The device holding a tensor or variable."""
+    if isinstance(value, EagerTensor):
+        return value.device
+    device = getattr(value, "device", None)
+    if device is None:
+        raise errors.InvalidArgumentError(None, None, f"Expected a tensor or variable, got {value!r}.")
+    return device
