@@ -3,7 +3,7 @@
 Use it as `import placeflow as tf`. Importing never imports CuPy nor touches CUDA.
 """
 
-from . import compat, config, data, debugging, distribute, errors, python, test  # noqa: F401
+from . import compat, config, data, debugging, distribute, errors, keras, python, test, train  # noqa: F401
 from . import ops as _kernels  # noqa: F401  (registers every kernel)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
 from .api import gradients as _gradients  # noqa: F401  (registers every gradient)

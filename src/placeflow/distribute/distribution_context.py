@@ -37,6 +37,27 @@ def current():
     return strategy, strategy._default_replica_context
 
 
+def update_index():
+    """The copy `StrategyExtended.update` is updating in this thread (None outside an update)."""
+    return getattr(_local, "update_index", None)
+
+
+class updating:
+    """Inside `StrategyExtended.update` for copy `index`: distributed variables act on that copy only."""
+
+    def __init__(self, index: int):
+        self._index = index
+
+    def __enter__(self):
+        self._saved = update_index()
+        _local.update_index = self._index
+        return self
+
+    def __exit__(self, *exc):
+        _local.update_index = self._saved
+        return False
+
+
 def get_strategy():
     """The current strategy (the default strategy outside any `scope()`)."""
     return current()[0]

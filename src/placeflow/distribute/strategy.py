@@ -63,7 +63,7 @@ class StrategyExtended:
             return fn(var, *args, **kwargs)
         results = []
         for index, (component, device) in enumerate(zip(var.values, self._devices)):
-            with device_scope(device):
+            with device_scope(device), distribution_context.updating(index):
                 results.append(fn(component, *select_replica(index, args), **select_replica(index, kwargs)))
         return regroup(results) if not group else results
 

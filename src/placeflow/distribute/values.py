@@ -97,6 +97,9 @@ class MirroredVariable(Variable):
         return self._components[0]
 
     def _current(self) -> Variable:
+        index = distribution_context.update_index()
+        if index is not None:
+            return self._components[index]
         strategy, replica = distribution_context.current()
         if replica is None or strategy is not self._strategy:
             return self._components[0]
@@ -116,6 +119,9 @@ class MirroredVariable(Variable):
 
     # -- writing --------------------------------------------------------------------------------
     def _update(self, op: str, value, read_value: bool):
+        index = distribution_context.update_index()
+        if index is not None:  # inside StrategyExtended.update: this copy only
+            return self._components[index]._update(op, value, read_value)
         strategy, replica = distribution_context.current()
         if replica is not None and strategy is self._strategy and strategy.num_replicas_in_sync > 1:
             return self._update_in_replica(replica, op, value, read_value)

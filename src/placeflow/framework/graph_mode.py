@@ -18,3 +18,19 @@ def active():
     """The graph ops are recorded into on this thread, or None when they run eagerly."""
     graph = current.get()
     return graph if graph is not None else process_default
+
+
+class suspended:
+    """Run eagerly inside, even while a graph is being built (creating state outside a trace)."""
+
+    def __enter__(self):
+        global process_default
+        self._token = current.set(None)
+        self._saved, process_default = process_default, None
+        return self
+
+    def __exit__(self, *exc):
+        global process_default
+        process_default = self._saved
+        current.reset(self._token)
+        return False

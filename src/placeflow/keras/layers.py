@@ -1,0 +1,241 @@
+"""Layers: the Layer base, Input (symbolic KerasTensors for the functional API), Dense, Activation, Flatten.
+
+A layer creates its weights the first time it sees an input shape (`build`), under whatever
+strategy scope is current, so weights made inside `MirroredStrategy.scope()` are mirrored.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..api import array_ops, math_ops, nn
+from ..eager.variables import Variable
+from ..framework import dtypes, graph_mode
+from . import activations, initializers
+
+_uids: dict = {}
+
+
+def _unique(prefix: str) -> str:
+    counter = _uids.setdefault(prefix, itertools.count())
+    index = next(counter)
+    return prefix if index == 0 else f"{prefix}_{index}"
+
+
+class KerasTensor:
+    """A symbolic model input or layer output: a shape (None = batch), a dtype, and how it was made."""
+
+    def __init__(self, shape, dtype=dtypes.float32, layer=None, inputs=None, name=None):
+        self.shape = tuple(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.layer, self.inputs, self.name = layer, inputs, name
+
+    def __repr__(self) -> str:
+        return f"<KerasTensor: shape={self.shape} dtype={self.dtype.name} name={self.name}>"
+
+
+class Layer:
+    """Base layer: weights, build on first call, call on tensors or KerasTensors."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        self.name = name or _unique(_snake(type(self).__name__))
+        self.trainable = trainable
+        self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        self.built = False
+        self._weights: list = []
+        self.input_shape = None
+
+    # -- weights --------------------------------------------------------------------------------
+    def add_weight(self, name, shape, initializer="glorot_uniform", trainable=True, dtype=None):
+        """Create a weight variable (created eagerly even while a step is traced)."""
+        init = initializers.get(initializer)
+        dtype = dtypes.as_dtype(dtype or self.dtype)
+        with graph_mode.suspended():
+            variable = Variable(lambda: init(tuple(shape), dtype), trainable=trainable, name=f"{self.name}/{name}",
+                                dtype=dtype)
+        self._weights.append(variable)
+        return variable
+
+    @property
+    def weights(self) -> list:
+        """Every weight, trainable ones first."""
+        return self.trainable_weights + self.non_trainable_weights
+
+    @property
+    def trainable_weights(self) -> list:
+        """Weights optimizers update."""
+        return [w for w in self._weights if w.trainable and self.trainable]
+
+    @property
+    def non_trainable_weights(self) -> list:
+        """Weights optimizers leave alone."""
+        return [w for w in self._weights if not (w.trainable and self.trainable)]
+
+    trainable_variables = trainable_weights
+
+    def get_weights(self) -> list:
+        """Weights as NumPy arrays."""
+        return [w.numpy() for w in self.weights]
+
+    def set_weights(self, weights) -> None:
+        """Assign NumPy arrays to the weights (same order and shapes as get_weights)."""
+        _assign_all(self.weights, weights, self.name)
+
+    # -- calling --------------------------------------------------------------------------------
+    def build(self, input_shape) -> None:
+        """Create weights for inputs of `input_shape`."""
+        self.built = True
+
+    def _maybe_build(self, shape) -> None:
+        if not self.built:
+            self.input_shape = tuple(shape)
+            self.build(tuple(shape))
+            self.built = True
+
+    def __call__(self, inputs, *args, **kwargs):
+        if isinstance(inputs, KerasTensor):
+            self._maybe_build(inputs.shape)
+            shape = self.compute_output_shape(inputs.shape)
+            return KerasTensor(shape, self.dtype, self, inputs, name=self.name)
+        if not hasattr(inputs, "shape"):
+            from ..eager.convert import convert_to_tensor
+            inputs = convert_to_tensor(inputs, dtype=self.dtype)
+        self._maybe_build(tuple(inputs.shape))
+        return self.call(inputs, *args, **kwargs)
+
+    def call(self, inputs, training=None):
+        """The layer's computation on real tensors."""
+        return inputs
+
+    def compute_output_shape(self, input_shape) -> tuple:
+        """The output shape for `input_shape`."""
+        return tuple(input_shape)
+
+    def count_params(self) -> int:
+        """How many scalars the weights hold."""
+        total = 0
+        for w in self.weights:
+            size = 1
+            for d in w.shape:
+                size *= int(d)
+            total += size
+        return total
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+class InputLayer(Layer):
+    """The source of a functional model: holds its KerasTensor."""
+
+    def __init__(self, shape, dtype=None, name=None):
+        super().__init__(name=name or _unique("input"), dtype=dtype)
+        self.output = KerasTensor((None, *shape), self.dtype, self, None, name=self.name)
+        self.built = True
+
+
+def Input(shape=None, batch_size=None, name=None, dtype=None, **kwargs):  # noqa: N802 - Keras's name
+    """A symbolic input of `shape` (without the batch dimension) for the functional API."""
+    if shape is None:
+        raise ValueError("Please provide to Input a `shape` argument (the shape of one example, e.g. shape=(784,)).")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    layer = InputLayer(shape, dtype, name)
+    if batch_size is not None:
+        layer.output.shape = (batch_size, *shape)
+    return layer.output
+
+
+class Dense(Layer):
+    """activation(inputs @ kernel + bias)."""
+
+    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", name=None, input_shape=None, input_dim=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        if int(units) <= 0:
+            raise ValueError(f"Received an invalid value for `units`, expected a positive integer. Received: "
+                             f"units={units}")
+        self.units = int(units)
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        if input_dim is not None:
+            input_shape = (input_dim,)
+        self._declared_input_shape = tuple(input_shape) if input_shape is not None else None
+        self.kernel = self.bias = None
+
+    def build(self, input_shape) -> None:
+        """Kernel [last input dim, units] and bias [units]."""
+        last = input_shape[-1]
+        if last is None:
+            raise ValueError(f"The last dimension of the inputs to a Dense layer should be defined. Found None. "
+                             f"Full input shape received: {input_shape}")
+        self.kernel = self.add_weight("kernel", (int(last), self.units), self.kernel_initializer)
+        if self.use_bias:
+            self.bias = self.add_weight("bias", (self.units,), self.bias_initializer)
+
+    def call(self, inputs, training=None):
+        """activation(inputs @ kernel + bias)."""
+        if len(inputs.shape) > 2:
+            outputs = math_ops.matmul(array_ops.reshape(inputs, [-1, int(inputs.shape[-1])]), self.kernel)
+            outputs = array_ops.reshape(outputs, [-1 if d is None else int(d) for d in inputs.shape[:-1]] +
+                                        [self.units])
+        else:
+            outputs = math_ops.matmul(inputs, self.kernel)
+        if self.use_bias:
+            outputs = nn.bias_add(outputs, self.bias)
+        return self.activation(outputs)
+
+    def compute_output_shape(self, input_shape) -> tuple:
+        return (*tuple(input_shape)[:-1], self.units)
+
+
+class Activation(Layer):
+    """An activation function as a layer."""
+
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+
+    def call(self, inputs, training=None):
+        return self.activation(inputs)
+
+
+class Flatten(Layer):
+    """Reshape [batch, d1, d2, ...] to [batch, d1 * d2 * ...]."""
+
+    def call(self, inputs, training=None):
+        size = 1
+        for d in inputs.shape[1:]:
+            size *= int(d)
+        return array_ops.reshape(inputs, [-1, size])
+
+    def compute_output_shape(self, input_shape) -> tuple:
+        size = 1
+        for d in input_shape[1:]:
+            size = None if d is None or size is None else size * int(d)
+        return (input_shape[0], size)
+
+
+def _snake(name: str) -> str:
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isupper() and i:
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+def _assign_all(variables, values, owner) -> None:
+    values = list(values)
+    if len(values) != len(variables):
+        raise ValueError(f"You called `set_weights(weights)` on {owner} with a weight list of length "
+                         f"{len(values)}, but it expects {len(variables)} weights.")
+    import numpy as np
+    for variable, value in zip(variables, values):
+        array = np.asarray(value)
+        if tuple(array.shape) != tuple(variable.shape):
+            raise ValueError(f"Layer {owner} weight shape {tuple(variable.shape)} is not compatible with provided "
+                             f"weight shape {array.shape}.")
+    for variable, value in zip(variables, values):
+        variable.assign(np.asarray(value, dtype=variable.dtype.numpy_dtype))
