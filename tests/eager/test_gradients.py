@@ -76,6 +76,8 @@ CASES = {
     "StridedSliceGrad": (None, []),
     "ReluGrad": (lambda g: execute("ReluGrad", (g, tf.constant(RELU_AT)), tf.float64), [signed(2, 3)]),
     "BiasAdd": (lambda x, b: tf.nn.bias_add(x, b) * tf.constant(W32), [signed(3, 2), signed(2)]),
+    "_ReduceGrad": (lambda g: execute("_ReduceGrad", (g, tf.constant(signed(2, 3))), tf.float64,
+                                      {"axes": (1,), "mean": True}) * tf.constant(W32.T), [signed(2)]),
     "BiasAddGrad": (lambda g: execute("BiasAddGrad", (g,), tf.float64) * tf.constant([1.0, 2.0], dtype=tf.float64),
                     [signed(3, 2)]),
     "SparseSoftmaxCrossEntropyWithLogits": (

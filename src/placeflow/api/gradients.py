@@ -236,16 +236,27 @@ def _expand_back(e, g):
     return array_ops.reshape(g, shape)
 
 
+def _broadcast_back(e, g, mean=False):
+    """One _ReduceGrad op: the upstream gradient broadcast back over the reduced axes (divided by their size)."""
+    attrs = {"axes": tuple(_reduced_axes(e)), "keepdims": bool(e.attrs.get("keepdims")), "mean": mean}
+    return execute("_ReduceGrad", (g, e.inputs[0]), g.dtype, attrs)
+
+
 @register("Sum")
 def _sum(e, g):
-    return [_expand_back(e, g) + array_ops.zeros_like(e.inputs[0])]
+    return [_broadcast_back(e, g)]
 
 
 @register("Mean")
 def _mean(e, g):
-    shape = _shape(e.inputs[0])
-    count = int(np.prod([shape[a] for a in _reduced_axes(e)])) if shape else 1
-    return [(_expand_back(e, g) + array_ops.zeros_like(e.inputs[0])) / float(count)]
+    return [_broadcast_back(e, g, mean=True)]
+
+
+@register("_ReduceGrad")
+def _reduce_grad(e, g):
+    axes = list(e.attrs.get("axes", ()))
+    reduce = math_ops.reduce_mean if e.attrs.get("mean") else math_ops.reduce_sum
+    return [reduce(g, axis=axes, keepdims=e.attrs.get("keepdims", False)) if axes else g, None]
 
 
 def _extremum(e, g):

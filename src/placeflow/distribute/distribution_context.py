@@ -37,6 +37,27 @@ def current():
     return strategy, strategy._default_replica_context
 
 
+def creator_active(strategy) -> bool:
+    """Whether `strategy.scope()` already installed its variable creator in this thread."""
+    return strategy in getattr(_local, "creators", ())
+
+
+class creator_scope:
+    """Mark `strategy`'s variable creator as installed in this thread (for nested scopes)."""
+
+    def __init__(self, strategy):
+        self._strategy = strategy
+
+    def __enter__(self):
+        self._saved = getattr(_local, "creators", ())
+        _local.creators = self._saved + (self._strategy,)
+        return self
+
+    def __exit__(self, *exc):
+        _local.creators = self._saved
+        return False
+
+
 def update_index():
     """The copy `StrategyExtended.update` is updating in this thread (None outside an update)."""
     return getattr(_local, "update_index", None)

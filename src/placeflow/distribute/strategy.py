@@ -118,8 +118,11 @@ class Strategy:
                                f"entering {self!r} inside {strategy!r}. Leave the other scope first.")
         distribution_context.push(self)
         try:
-            with variable_creator_scope(self._create_variable):
+            if distribution_context.creator_active(self):  # a nested scope: our creator is already on
                 yield self
+            else:
+                with variable_creator_scope(self._create_variable), distribution_context.creator_scope(self):
+                    yield self
         finally:
             distribution_context.pop()
 

@@ -118,19 +118,19 @@ class MirroredVariable(Variable):
         return self._components[0].numpy()
 
     # -- writing --------------------------------------------------------------------------------
-    def _update(self, op: str, value, read_value: bool):
+    def _update(self, op: str, value, read_value: bool, attrs=None):
         index = distribution_context.update_index()
         if index is not None:  # inside StrategyExtended.update: this copy only
-            return self._components[index]._update(op, value, read_value)
+            return self._components[index]._update(op, value, read_value, attrs)
         strategy, replica = distribution_context.current()
         if replica is not None and strategy is self._strategy and strategy.num_replicas_in_sync > 1:
-            return self._update_in_replica(replica, op, value, read_value)
+            return self._update_in_replica(replica, op, value, read_value, attrs)
         parts = value.values if isinstance(value, DistributedValues) else [value] * len(self._components)
         for component, part in zip(self._components, parts):
-            component._update(op, part, read_value=False)
+            component._update(op, part, False, attrs)
         return self._as_tensor() if read_value else self
 
-    def _update_in_replica(self, replica, op, value, read_value):
+    def _update_in_replica(self, replica, op, value, read_value, attrs=None):
         if self._aggregation == VariableAggregation.NONE:
             raise ValueError(
                 "You must specify an aggregation method to update a MirroredVariable in Replica Context. You can "
@@ -151,7 +151,7 @@ class MirroredVariable(Variable):
             else:
                 reduce_op = ReduceOp.from_variable_aggregation(self._aggregation)
                 combined = strategy.extended.reduce_to(reduce_op, per_replica, self)
-            return self._update(op, combined, False)
+            return self._update(op, combined, False, attrs)
         replica.merge_call(merge, args=(value,))
         return self._as_tensor() if read_value else self
 

@@ -106,5 +106,6 @@ def _to_device(value, device, op, index, ctx):
             "placeflow: strict placement forbids implicit copies; copy explicitly as shown, or turn it off "
             "with placeflow.config.experimental.set_strict_placement(False).".replace("{op}", op)))
     copied = copy_array(value._value, src, device)
-    report.count_copy(src.name, device.name, copied.nbytes)
+    if copied is not value._value:
+        report.count_copy(src.name, device.name, copied.nbytes)
     return copied

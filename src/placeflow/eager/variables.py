@@ -77,10 +77,10 @@ class Variable:
         return array if dtype is None else array.astype(dtype, copy=False)
 
     # -- writing ----------------------------------------------------------------------------
-    def _update(self, op: str, value, read_value: bool):
+    def _update(self, op: str, value, read_value: bool, attrs=None):
         graph = graph_mode.active()
         if graph is not None:
-            return graph_mode.variable_hooks.update(graph, self, op, value, read_value)
+            return graph_mode.variable_hooks.update(graph, self, op, value, read_value, attrs)
         value = value._as_tensor() if isinstance(value, Variable) else value
         tensor = value if isinstance(value, EagerTensor) else convert_to_tensor(value, dtype=self.dtype)
         if tensor.dtype != self.dtype:
@@ -91,7 +91,7 @@ class Variable:
             raise errors.InvalidArgumentError(None, None, (
                 f"Cannot update variable with shape {self.shape} using a Tensor with shape {tensor.shape}, "
                 f"shapes must be equal. [Op:{op}]"))
-        result = execute(op, (EagerTensor(self._value, self._device), tensor), self.dtype,
+        result = execute(op, (EagerTensor(self._value, self._device), tensor), self.dtype, attrs,
                          resource=self._device, name=self._name)
         self._value = result._value
         return self._as_tensor() if read_value else self

@@ -21,7 +21,7 @@ from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..runtime import registry
 from ..framework import graph_mode, nest
-from . import executor, lanes, partition, placer, step_stats
+from . import executor, intra_op, lanes, partition, placer, step_stats
 from .graph import Graph, Tensor
 
 _ids = itertools.count(1)
@@ -88,10 +88,11 @@ class ConcreteFunction:
                 if self._plan is None:
                     self._build(ctx)
         plan = self._plan
-        if step_stats.function_step_listeners:
-            values = self._traced_run(plan, tensors)
-        else:
-            values = executor.run(plan, [t._value for t in tensors], self._lanes)
+        if self._lanes is None:
+            values = self._run(plan, tensors)
+        else:  # concurrent heavy kernels share the cores: BLAS threads = cores // how many run at once
+            with intra_op.limited_for(plan.width, ctx.threads("intra")):
+                values = self._run(plan, tensors)
         if ctx.log_device_placement:
             placement_logger.info("Executing op %s in device %s", self.function_name, registry.devices(ctx)[0].name)
         results = iter([EagerTensor(plan.nodes[i].device.adopt(v), plan.nodes[i].device)
@@ -100,7 +101,9 @@ class ConcreteFunction:
         return nest.pack_as(self.structured_outputs, leaves, True)
 
 
-    def _traced_run(self, plan, tensors) -> list:
+    def _run(self, plan, tensors) -> list:
+        if not step_stats.function_step_listeners:
+            return executor.run(plan, [t._value for t in tensors], self._lanes)
         stats = step_stats.StepStats()
         values = executor.run(plan, [t._value for t in tensors], self._lanes, step_stats.StepStatsCollector(stats))
         for listener in list(step_stats.function_step_listeners):

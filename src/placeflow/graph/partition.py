@@ -140,6 +140,10 @@ class _Builder:
             node = self.new_node(op.name, op.type, device, kind, op)
             node.resource = op.resource
             node.fn = op.type
+            if kind == "write_var":
+                node.attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
+                kernel = find_kernel(op.type, device.device_type, op.dtype)
+                node.call = kernel.fn if kernel is not None else None
         elif op.type == "NoOp":
             node = self.new_node(op.name, op.type, device, "noop", op)
         else:
@@ -209,7 +213,8 @@ def _copier(src, dst):
     def copy(value):
         """The _Recv body: copy to the destination device and count the bytes."""
         copied = copy_array(value, src, dst)
-        report.count_copy(src.name, dst.name, getattr(copied, "nbytes", 0))
+        if copied is not value:
+            report.count_copy(src.name, dst.name, getattr(copied, "nbytes", 0))
         return copied
     return copy
 

@@ -143,6 +143,9 @@ def _xent_outputs(shapes, dtype):
     return [(dtype, None if logits is None else tuple(logits[:-1])), (dtype, logits)]
 
 
+_RULES["_ReduceGrad"] = lambda shapes, attrs: shapes[1]
+_RULES["ResourceApplyGradientDescent"] = lambda shapes, attrs: ()
+
 MULTI_OUTPUT = {"SparseSoftmaxCrossEntropyWithLogits": _xent_outputs, "SoftmaxCrossEntropyWithLogits": _xent_outputs}
 
 

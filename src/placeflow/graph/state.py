@@ -70,10 +70,9 @@ class Slot:
 
 
 def write_variable(node, value) -> None:
-    """Assign/AssignAdd/AssignSub on a captured eager variable, charging the new value to its device."""
+    """Assign*/ResourceApply* on a captured eager variable (its kernel), charging the new value to its device."""
     var = node.resource
-    if node.fn == "AssignAddVariableOp":
-        value = var._value + value
-    elif node.fn == "AssignSubVariableOp":
-        value = var._value - value
+    if node.fn != "AssignVariableOp":
+        device = var._device
+        value = node.call(device.xp if device.is_cuda else device._xp, var._value, value, **node.attrs)
     var._value = var._device.adopt(value)

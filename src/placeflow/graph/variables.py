@@ -166,7 +166,7 @@ class _EagerVariableHooks:
         return op.outputs[0]
 
     @staticmethod
-    def update(graph, var, op_type, value, read_value):
+    def update(graph, var, op_type, value, read_value, attrs=None):
         """An Assign*VariableOp updating eager `var` when the graph runs (then a read, if asked)."""
         from ..eager.convert import convert_to_tensor
         from ..eager.variables import Variable
@@ -176,7 +176,7 @@ class _EagerVariableHooks:
             raise errors.InvalidArgumentError(None, None, (
                 f"Cannot update variable with shape {var.shape} using a Tensor with shape {tensor.shape}, "
                 f"shapes must be equal. [Op:{op_type}]"))
-        op = graph.create_op(op_type, [tensor], {"_pinned_device": var.device}, var.dtype, None, [],
+        op = graph.create_op(op_type, [tensor], dict(attrs or {}, _pinned_device=var.device), var.dtype, None, [],
                              resource=var)
         _order_stateful(graph, var, op, write=True)
         return _EagerVariableHooks.read(graph, var) if read_value else op

@@ -159,25 +159,24 @@ class Model(Layer):
         return ["loss"] + [name for name, _ in self._metric_fns]
 
     # -- steps (run once per replica inside strategy.run) -----------------------------------------
-    def _sums(self, y, predictions, per_example):
-        return [math_ops.reduce_sum(per_example)] + [math_ops.reduce_sum(fn(y, predictions))
-                                                    for _, fn in self._metric_fns]
+    def _sums(self, y, predictions, loss_sum):
+        return [loss_sum] + [math_ops.reduce_sum(fn(y, predictions)) for _, fn in self._metric_fns]
 
     def train_step(self, x, y, global_batch):
         """Forward, loss scaled by the global batch, gradients, optimizer update; returns summed loss/metrics."""
         with GradientTape() as tape:
             predictions = self(x, training=True)
-            per_example = self.loss.per_example(y, predictions)
-            scaled = math_ops.reduce_sum(per_example) * (1.0 / global_batch)
+            loss_sum = math_ops.reduce_sum(self.loss.per_example(y, predictions))
+            scaled = loss_sum * (1.0 / global_batch)
         variables = self.trainable_variables
         grads = tape.gradient(scaled, variables)
         self.optimizer.apply_gradients(zip(grads, variables))
-        return self._sums(y, predictions, per_example)
+        return self._sums(y, predictions, loss_sum)
 
     def test_step(self, x, y, global_batch):
         """Forward and loss only; returns summed loss/metrics."""
         predictions = self(x, training=False)
-        return self._sums(y, predictions, self.loss.per_example(y, predictions))
+        return self._sums(y, predictions, math_ops.reduce_sum(self.loss.per_example(y, predictions)))
 
     def predict_step(self, x):
         """Forward only."""

@@ -139,8 +139,8 @@ class SGD(Optimizer):
 
     def _update_step(self, component, grad, var, step):
         lr = self.learning_rate
-        if not self.momentum:
-            component.assign_sub(grad * lr)
+        if not self.momentum:  # one fused kernel: var - lr * grad
+            component._update("ResourceApplyGradientDescent", grad, False, {"alpha": lr})
             return
         velocity = self._slots_for(var)["momentum"]
         new_velocity = velocity * self.momentum - grad * lr

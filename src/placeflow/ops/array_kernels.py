@@ -64,3 +64,15 @@ def _one_hot(xp, indices, depth, on_value, off_value, axis, dtype):
 @register("Shape", ANY, gpu=INTS)
 def _shape(xp, a, out_type):
     return xp.asarray(a.shape, dtype=out_type.numpy_dtype)
+
+
+@register("_ReduceGrad", NUMBERS)
+def _reduce_grad(xp, grad, like, axes=(), keepdims=False, mean=False):
+    """The gradient of Sum (Mean): `grad` with the reduced axes restored, broadcast to `like`'s shape (/ count)."""
+    if not keepdims and axes:
+        grad = xp.expand_dims(grad, tuple(axes))
+    out = xp.broadcast_to(grad, like.shape)
+    if mean:
+        count = like.size // max(grad.size, 1)
+        return (out / max(count, 1)).astype(like.dtype, copy=False)
+    return xp.ascontiguousarray(out)

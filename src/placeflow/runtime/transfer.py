@@ -12,8 +12,15 @@ def to_host(value) -> np.ndarray:
     return value.get()
 
 
+def shares_memory(src, dst) -> bool:
+    """Logical CPUs of one process share host memory: passing a tensor between them needs no copy."""
+    return src.device_type == "CPU" and dst.device_type == "CPU"
+
+
 def copy_array(value, src, dst):
-    """A copy of `value` (living on device `src`) in device `dst`'s memory."""
+    """`value` (living on device `src`) in device `dst`'s memory: a copy, except between logical CPUs."""
+    if shares_memory(src, dst):
+        return value  # as TensorFlow's same-process rendezvous: buffers are immutable, so share them
     if not dst.is_cuda:
         host = to_host(value) if src.is_cuda else value
         return np.array(host, copy=True) if host is value else host
