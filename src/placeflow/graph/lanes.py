@@ -67,7 +67,10 @@ def lanes_for(devices, inter_op_threads: int, own: dict | None = None) -> dict:
     per_cpu = max(1, worker_budget(inter_op_threads) // max(1, len(cpus)))
     with _lock:
         for device in devices:
-            if device.name not in pools:
-                workers = per_cpu if device.device_type == "CPU" else 1
+            workers = per_cpu if device.device_type == "CPU" else 1
+            lane = pools.get(device.name)
+            if lane is None:
                 pools[device.name] = Lane(device.short_name, workers)
+            elif lane.workers < workers:  # made earlier for more logical CPUs: let it grow (threads start lazily)
+                lane.workers = workers
     return {d.name: pools[d.name] for d in devices}
