@@ -36,6 +36,8 @@ SECTIONS = [
     ("Session memory options: allow_growth, a 40% fraction (seeds 001, 003, 004)", "session_memory_options.py", {}),
     ("The simple placer: pins, device functions, soft placement (seed 003)", "session_simple_placer.py", {}),
     ("A graph on '/gpu:0' if available, fed through a placeholder (seed 004)", "session_gpu_if_available.py", {}),
+    ("A Keras model under MirroredStrategy, one copy per GPU (seeds 000, 002)", "seed_mirrored_strategy.py", {}),
+    ("Data-parallel training: the loss falls, the weights stay in sync", "data_parallel_training.py", {}),
 ]
 
 
