@@ -25,9 +25,10 @@ def build(optimizer):
                               kernel_initializer=tf.keras.initializers.GlorotUniform(seed=1)),
         tf.keras.layers.Dense(CLASSES, kernel_initializer=tf.keras.initializers.GlorotUniform(seed=2)),
     ])
-    optimizers = {"sgd": lambda: tf.keras.optimizers.SGD(0.1, momentum=0.9), "adam": lambda: tf.keras.optimizers.Adam(0.01)}
-    model.compile(optimizer=optimizers[optimizer](), loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-                  metrics=["accuracy"])
+    optimizers = {"sgd": lambda: tf.keras.optimizers.SGD(0.1, momentum=0.9),
+                  "adam": lambda: tf.keras.optimizers.Adam(0.01)}
+    model.compile(optimizer=optimizers[optimizer](), metrics=["accuracy"],
+                  loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
     return model
 
 

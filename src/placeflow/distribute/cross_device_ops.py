@@ -82,12 +82,12 @@ class ReductionToOneDevice(CrossDeviceOps):
         return _mirrored(_copies(total, targets))
 
 
-class HierarchicalCopyAllReduce(CrossDeviceOps):
-    """Pack per device, reduce up a binary tree of devices, broadcast back down the same tree."""
+class _PackedAllReduce(CrossDeviceOps):
+    """All-reduce of float tensors packed into `num_packs` flat buffers per device (ints reduce to one device)."""
 
     def __init__(self, num_packs=1):
         if num_packs < 1:
-            raise ValueError(f"HierarchicalCopyAllReduce requires num_packs >= 1, got {num_packs}.")
+            raise ValueError(f"{type(self).__name__} requires num_packs >= 1, got {num_packs}.")
         self.num_packs = num_packs
 
     def _batch_reduce(self, reduce_op, pairs):
@@ -96,11 +96,17 @@ class HierarchicalCopyAllReduce(CrossDeviceOps):
         per_device = [list(column) for column in zip(*[local_results(v) for v, _ in pairs])]
         devices = [getattr(parts[0], "device") for parts in per_device]
         packs = [_pack(parts, device, self.num_packs) for parts, device in zip(per_device, devices)]
-        reduced = [self._tree(reduce_op, [p[k] for p in packs], devices) for k in range(len(packs[0]))]
+        reduced = [self._reduce_pack(reduce_op, [p[k] for p in packs], devices) for k in range(len(packs[0]))]
         return _unpack(reduced, per_device, devices, pairs)
 
-    @staticmethod
-    def _tree(reduce_op, values, devices):
+    def _reduce_pack(self, reduce_op, values, devices) -> list:
+        raise NotImplementedError  # each subclass is one all-reduce algorithm
+
+
+class HierarchicalCopyAllReduce(_PackedAllReduce):
+    """Pack per device, reduce up a binary tree of devices, broadcast back down the same tree."""
+
+    def _reduce_pack(self, reduce_op, values, devices) -> list:
         values, count = list(values), len(values)
         step = 1
         while step < count:
@@ -119,22 +125,11 @@ class HierarchicalCopyAllReduce(CrossDeviceOps):
         return values
 
 
-class NcclAllReduce(CrossDeviceOps):
+class NcclAllReduce(_PackedAllReduce):
     """NCCL all-reduce of packed gradients (CuPy's NCCL on real GPUs; in-process NumPy on simulated ones)."""
 
-    def __init__(self, num_packs=1):
-        if num_packs < 1:
-            raise ValueError(f"NCCL all-reduce requires num_packs >= 1, got {num_packs}.")
-        self.num_packs = num_packs
-
-    def _batch_reduce(self, reduce_op, pairs):
-        if any(not dtypes.as_dtype(v.dtype).is_floating for v in _first_parts(pairs)):
-            return ReductionToOneDevice()._batch_reduce(reduce_op, pairs)
-        per_device = [list(column) for column in zip(*[local_results(v) for v, _ in pairs])]
-        devices = [getattr(parts[0], "device") for parts in per_device]
-        packs = [_pack(parts, device, self.num_packs) for parts, device in zip(per_device, devices)]
-        reduced = [collective.all_reduce([p[k] for p in packs], devices, reduce_op) for k in range(len(packs[0]))]
-        return _unpack(reduced, per_device, devices, pairs)
+    def _reduce_pack(self, reduce_op, values, devices) -> list:
+        return collective.all_reduce(values, devices, reduce_op)
 
 
 def _first_parts(pairs):

@@ -146,15 +146,9 @@ class ReplicaContext:
         return self._coordinator.merge_call(self._replica_id, merge_fn, args, kwargs)
 
     def all_reduce(self, reduce_op, value):
-        """`value` reduced over all replicas (SUM or MEAN), returned to each replica."""
-        def merge(strategy, per_replica):
-            return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in _leaves(per_replica)])
+        """`value` (a tensor or a structure of them) reduced over all replicas (SUM or MEAN), in every replica."""
         from ..framework.nest import flatten, pack_as
-        leaves = flatten(value)
-        reduced = self.merge_call(lambda s, *vs: merge(s, list(vs)), args=tuple(leaves))
-        from .values import select_replica
-        return pack_as(value, [select_replica(self._replica_id, r) for r in reduced])
 
-
-def _leaves(values):
-    return list(values)
+        def merge(strategy, *per_replica):
+            return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in per_replica])
+        return pack_as(value, list(self.merge_call(merge, args=tuple(flatten(value)))))

@@ -13,7 +13,8 @@ ELEMENTWISE = frozenset({"AddV2", "Sub", "Mul", "RealDiv", "FloorDiv", "FloorMod
                          "SquaredDifference", "ClipByValue", "SelectV2", "AddN"}) | BOOL_OUTPUT
 SAME_SHAPE = frozenset({"Neg", "Abs", "Sign", "Square", "Exp", "Log", "Sqrt", "Rsqrt", "Reciprocal", "Identity",
                         "Relu", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "ZerosLike", "OnesLike", "Cast",
-                        "LogicalNot", "Assign", "BiasAdd", "ReluGrad", "_NcclAllReduce", "AssignAdd", "AssignSub", "ReadVariableOp", "_Send", "_Recv"})
+                        "LogicalNot", "Assign", "AssignAdd", "AssignSub", "ReadVariableOp", "_Send", "_Recv",
+                        "BiasAdd", "ReluGrad", "_NcclAllReduce"})
 REDUCTIONS = frozenset({"Sum", "Mean", "Max", "Min", "Prod"})
 
 

@@ -14,7 +14,6 @@ from ..api import math_ops
 from ..distribute import distribution_context
 from ..distribute.values import local_results
 from ..eager.tape import GradientTape
-from ..framework.nest import flatten
 from ..graph.function import function
 from . import losses as losses_module
 from . import metrics as metrics_module

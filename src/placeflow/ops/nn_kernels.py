@@ -50,9 +50,11 @@ def _sparse_softmax_xent(xp, logits, labels):
     labels = labels.astype(xp.int64, copy=False)
     if labels.size and (int(labels.min()) < 0 or int(labels.max()) >= logits.shape[-1]):
         bad = labels[(labels < 0) | (labels >= logits.shape[-1])][0]
-        raise errors.InvalidArgumentError(None, None, f"Received a label value of {int(bad)} which is outside the valid range of "
-                         f"[0, {logits.shape[-1]}).  Label values: {' '.join(str(int(v)) for v in labels)}\n"
-                                          f"placeflow: labels must be class indices in [0, {logits.shape[-1]}).")
+        classes = logits.shape[-1]
+        raise errors.InvalidArgumentError(None, None, (
+            f"Received a label value of {int(bad)} which is outside the valid range of [0, {classes}).  Label "
+            f"values: {' '.join(str(int(v)) for v in labels)}\nplaceflow: labels must be class indices in "
+            f"[0, {classes})."))
     shifted = logits - logits.max(axis=-1, keepdims=True)
     exp = xp.exp(shifted)
     total = exp.sum(axis=-1, keepdims=True)
