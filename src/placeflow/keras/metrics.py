@@ -11,9 +11,9 @@ from ..eager.convert import convert_to_tensor
 from . import losses as losses_module
 
 
-def _as_float(mask, like):
+def _as_float(mask, dtype):
     """1.0 where `mask`, else 0.0 (SelectV2: no Cast, which has no GPU kernel)."""
-    return math_ops.where(mask, array_ops.ones_like(like), array_ops.zeros_like(like))
+    return math_ops.where(mask, array_ops.ones_like(mask, dtype), array_ops.zeros_like(mask, dtype))
 
 
 def sparse_categorical_accuracy(y_true, y_pred):
@@ -22,20 +22,20 @@ def sparse_categorical_accuracy(y_true, y_pred):
     if len(y_true.shape) == len(y_pred.shape):
         y_true = array_ops.reshape(y_true, [-1])
     hits = math_ops.equal(math_ops.argmax(y_pred, axis=-1, output_type=y_true.dtype), y_true)
-    return _as_float(hits, math_ops.reduce_sum(y_pred, axis=-1))
+    return _as_float(hits, y_pred.dtype)
 
 
 def categorical_accuracy(y_true, y_pred):
     """1.0 where argmax(y_pred) equals argmax(y_true)."""
     hits = math_ops.equal(math_ops.argmax(y_pred, axis=-1), math_ops.argmax(convert_to_tensor(y_true), axis=-1))
-    return _as_float(hits, math_ops.reduce_sum(y_pred, axis=-1))
+    return _as_float(hits, y_pred.dtype)
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
     """Mean over the last axis of 1.0 where (y_pred > threshold) equals y_true."""
     y_true = losses_module._match_rank(convert_to_tensor(y_true, dtype=y_pred.dtype), y_pred)
-    predicted = _as_float(math_ops.greater(y_pred, threshold), y_pred)
-    return math_ops.reduce_mean(_as_float(math_ops.equal(predicted, y_true), y_pred), axis=-1)
+    predicted = _as_float(math_ops.greater(y_pred, threshold), y_pred.dtype)
+    return math_ops.reduce_mean(_as_float(math_ops.equal(predicted, y_true), y_pred.dtype), axis=-1)
 
 
 def mean_absolute_error(y_true, y_pred):
