@@ -59,10 +59,7 @@ class CrossDeviceOps:
             return _mirrored(_copies(tensor, destination_devices(destinations)))
 
     def _batch_reduce(self, reduce_op, pairs):
-        return [self._reduce_one(reduce_op, value, destinations) for value, destinations in pairs]
-
-    def _reduce_one(self, reduce_op, value, destinations):
-        raise NotImplementedError
+        raise NotImplementedError  # each subclass is one all-reduce algorithm
 
 
 class ReductionToOneDevice(CrossDeviceOps):
@@ -71,6 +68,9 @@ class ReductionToOneDevice(CrossDeviceOps):
     def __init__(self, reduce_to_device=None, accumulation_fn=None):
         self.reduce_to_device = reduce_to_device
         self.accumulation_fn = accumulation_fn or math_ops.add_n
+
+    def _batch_reduce(self, reduce_op, pairs):
+        return [self._reduce_one(reduce_op, value, destinations) for value, destinations in pairs]
 
     def _reduce_one(self, reduce_op, value, destinations):
         parts = list(local_results(value))

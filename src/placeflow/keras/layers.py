@@ -61,15 +61,19 @@ class Layer:
         """Every weight, trainable ones first."""
         return self.trainable_weights + self.non_trainable_weights
 
+    def _tracked_weights(self) -> list:
+        """The weights this layer owns (a model: those of its layers)."""
+        return self._weights
+
     @property
     def trainable_weights(self) -> list:
         """Weights optimizers update."""
-        return [w for w in self._weights if w.trainable and self.trainable]
+        return [w for w in self._tracked_weights() if w.trainable and self.trainable]
 
     @property
     def non_trainable_weights(self) -> list:
         """Weights optimizers leave alone."""
-        return [w for w in self._weights if not (w.trainable and self.trainable)]
+        return [w for w in self._tracked_weights() if not (w.trainable and self.trainable)]
 
     trainable_variables = trainable_weights
 

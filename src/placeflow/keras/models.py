@@ -19,7 +19,7 @@ from . import losses as losses_module
 from . import metrics as metrics_module
 from . import optimizers as optimizers_module
 from .callbacks import History
-from .layers import InputLayer, KerasTensor, Layer, _assign_all
+from .layers import InputLayer, KerasTensor, Layer
 from .progress import EpochProgress
 from .training_data import batches_of, distributed, rows_of
 
@@ -59,8 +59,7 @@ class Model(Layer):
         """The model's layers, in call order."""
         return list(self._layers)
 
-    @property
-    def _weights_of_layers(self) -> list:
+    def _tracked_weights(self) -> list:
         seen, out = set(), []
         for layer in self._layers:
             for w in layer.weights:
@@ -71,29 +70,10 @@ class Model(Layer):
 
     @property
     def weights(self) -> list:
-        """Every weight, layer by layer."""
-        return self._weights_of_layers
+        """Every weight, layer by layer (get_weights/set_weights use this order)."""
+        return self._tracked_weights()
 
-    @property
-    def trainable_weights(self) -> list:
-        """Weights the optimizer updates."""
-        return [w for w in self._weights_of_layers if w.trainable and self.trainable]
-
-    @property
-    def non_trainable_weights(self) -> list:
-        """Weights the optimizer leaves alone."""
-        return [w for w in self._weights_of_layers if not (w.trainable and self.trainable)]
-
-    trainable_variables = trainable_weights
     variables = weights
-
-    def get_weights(self) -> list:
-        """Every weight as a NumPy array."""
-        return [w.numpy() for w in self.weights]
-
-    def set_weights(self, weights) -> None:
-        """Assign NumPy arrays to every weight (every replica's copy under a strategy)."""
-        _assign_all(self.weights, weights, self.name)
 
     def call(self, inputs, training=None):
         """Apply the layers in order."""
