@@ -12,7 +12,8 @@ since logical devices are fixed per process), it measures in the same process:
 - fit: steps per second of model.fit over NumPy arrays (data pipeline included).
 Each replica's BLAS threads are set to cores // concurrent kernels while a parallel step runs.
 Targets: single device <= 1.15x numpy; mirrored 2 <= 1.25x and mirrored 4 <= 1.5x single replica.
-With --cuda (real GPUs) the baseline is raw CuPy and the replicas are the GPUs (unverified here).
+With --cuda (real GPUs) the baseline is raw CuPy and the replicas are the GPUs (virtual GPUs on the
+first when there are fewer GPUs than replicas).
 """
 
 from __future__ import annotations
@@ -127,6 +128,15 @@ def fit_steps_per_s(tf, strategy, batch: int, steps: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def cuda_replicas(tf, replicas: int) -> list:
+    """One replica per GPU; with fewer GPUs than replicas, that many virtual GPUs on the first."""
+    gpus = tf.config.list_physical_devices("GPU")
+    if len(gpus) < replicas:
+        config = tf.config.LogicalDeviceConfiguration(memory_limit=2048)
+        tf.config.set_logical_device_configuration(gpus[0], [config] * replicas)
+    return [f"/gpu:{i}" for i in range(replicas)]
+
+
 def child(replicas: int, batch: int, steps: int, cuda: bool) -> dict:
     """Measurements of one (logical device count, global batch) configuration, in this process."""
     import placeflow as tf
@@ -139,7 +149,7 @@ def child(replicas: int, batch: int, steps: int, cuda: bool) -> dict:
         devices = [f"/cpu:{i}" for i in range(replicas)]
         import numpy as xp
     else:
-        devices = [f"/gpu:{i}" for i in range(replicas)]
+        devices = cuda_replicas(tf, replicas)
         import cupy as xp
 
     from placeflow.framework.nest import flatten

@@ -23,7 +23,7 @@ def test_session_runs_matmul_on_the_gpu_with_cpu_inputs(real_gpus):
     with tf.compat.v1.Graph().as_default():
         with tf.device("/cpu:0"):
             a = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], shape=[2, 3], name="a")
-            b = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], shape=[3, 2], name="b")
+            b = tf.identity(tf.constant([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], shape=[3, 2]), name="b")
         c = tf.matmul(a, b)
         x = tf.compat.v1.placeholder(tf.float32, shape=[2, 2], name="x")
         d = c + x
@@ -32,7 +32,10 @@ def test_session_runs_matmul_on_the_gpu_with_cpu_inputs(real_gpus):
     assert out.tolist() == [[23.0, 29.0], [50.0, 65.0]] and isinstance(out, np.ndarray)
     assert sess._placed[c.op].name == f"{FULL}GPU:0" and sess._placed[a.op].name == f"{FULL}CPU:0"
     plan = next(iter(sess._plans.values()))
-    assert {n.type for n in plan.nodes} >= {"_Send", "_Recv"}
+    assert {n.type for n in plan.nodes} >= {"_Send", "_Recv"}  # b is computed on the CPU: copied each run
+    gpu_consts = [n for n in plan.nodes if n.type == "Const" and n.device.is_cuda]
+    assert [n.name for n in gpu_consts] == ["a"]  # a constant is copied to the GPU once, when the plan is built
+    assert isinstance(gpu_consts[0].value, cupy.ndarray)
     matmul = next(n for n in plan.nodes if n.type == "MatMul")
     assert matmul.device.is_cuda and plan.inline.__globals__[f"X{matmul.index}"] is cupy
 

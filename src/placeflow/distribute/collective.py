@@ -14,6 +14,7 @@ from ..eager.execute import execute
 from ..framework import errors, graph_mode
 from ..placement import scope as scope_module
 from ..runtime import registry
+from ..runtime.transfer import c_contiguous
 from ..config import context as context_module
 from .reduce_op import ReduceOp
 
@@ -52,7 +53,10 @@ def all_reduce(values, devices, reduce_op):
 def reduce_arrays(arrays, devices, reduce_op) -> list:
     """Sum (or mean) of `arrays`, one result per device: NCCL on real GPUs, NumPy otherwise."""
     if all(d.is_cuda for d in devices):
-        return _nccl(arrays, devices, reduce_op)
+        ordinals = [d.cuda_ordinal for d in devices]
+        if len(set(ordinals)) == len(ordinals):
+            return _nccl(arrays, devices, reduce_op)
+        return _on_shared_gpus(arrays, devices, reduce_op)
     total = arrays[0].copy()
     for array in arrays[1:]:
         total += array
@@ -103,6 +107,22 @@ def _runtime_device(name):
     return device
 
 
+def _on_shared_gpus(arrays, devices, reduce_op) -> list:
+    """Sum on the first GPU, then a copy per device: NCCL refuses two ranks on one physical GPU."""
+    import cupy
+    with devices[0].activate():
+        total = cupy.array(arrays[0], copy=True)
+        for array in arrays[1:]:
+            total += cupy.asarray(array)
+        if reduce_op == ReduceOp.MEAN:
+            total /= len(arrays)
+    outputs = [total]
+    for device in devices[1:]:
+        with device.activate():
+            outputs.append(cupy.array(total, copy=True))
+    return outputs
+
+
 def _nccl(arrays, devices, reduce_op) -> list:
     """Grouped NCCL allReduce over real GPUs (CuPy's single-process communicators, cached per device set)."""
     import cupy
@@ -119,7 +139,7 @@ def _nccl(arrays, devices, reduce_op) -> list:
     try:
         for comm, array, device in zip(comms, arrays, devices):
             with device.activate():
-                source = cupy.ascontiguousarray(array)
+                source = c_contiguous(cupy, array)
                 out = cupy.empty_like(source)
                 stream = cupy.cuda.get_current_stream()
                 comm.allReduce(source.data.ptr, out.data.ptr, source.size, nccl_type, nccl.NCCL_SUM, stream.ptr)

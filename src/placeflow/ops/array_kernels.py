@@ -75,4 +75,4 @@ def _reduce_grad(xp, grad, like, axes=(), keepdims=False, mean=False):
     if mean:
         count = like.size // max(grad.size, 1)
         return (out / max(count, 1)).astype(like.dtype, copy=False)
-    return xp.ascontiguousarray(out)
+    return xp.ascontiguousarray(out).reshape(like.shape)  # a scalar stays a scalar (CuPy makes it (1,))

@@ -17,6 +17,11 @@ def shares_memory(src, dst) -> bool:
     return src.device_type == "CPU" and dst.device_type == "CPU"
 
 
+def c_contiguous(xp, value):
+    """`value` in C order with its own shape (`ascontiguousarray` alone turns a scalar into shape (1,))."""
+    return value if value.flags.c_contiguous else xp.ascontiguousarray(value).reshape(value.shape)
+
+
 def copy_array(value, src, dst):
     """`value` (living on device `src`) in device `dst`'s memory: a copy, except between logical CPUs."""
     if shares_memory(src, dst):
@@ -27,7 +32,7 @@ def copy_array(value, src, dst):
     xp = dst.xp
     with dst.activate():
         if src.is_cuda:
-            contiguous = xp.ascontiguousarray(value)
+            contiguous = c_contiguous(xp, value)
             out = xp.empty_like(contiguous)
             out.data.copy_from_device(contiguous.data, contiguous.nbytes)
             return out
