@@ -75,10 +75,13 @@ class Rendezvous:
         self._count = 0
         self._generation = 0
         self._results = None
+        self._aborted = False
 
     def arrive(self, rank: int, value):
         """Hand in this device's buffer; returns the reduced buffer for this device."""
         with self._cond:
+            if self._aborted:
+                raise _cancelled()
             generation = self._generation
             self._arrived[rank] = value
             self._count += 1
@@ -86,16 +89,37 @@ class Rendezvous:
                 arrived, self._arrived, self._count = self._arrived, [None] * len(self.devices), 0
                 try:
                     self._results = reduce_arrays(arrived, self.devices, self.reduce_op)
+                except BaseException:
+                    self._results, self._aborted = None, True  # the waiters raise too
+                    raise
                 finally:
                     self._generation += 1
                     self._cond.notify_all()
                 return self._results[rank]
-            if not self._cond.wait_for(lambda: self._generation != generation, RENDEZVOUS_TIMEOUT_S):
+            if not self._cond.wait_for(lambda: self._generation != generation or self._aborted, RENDEZVOUS_TIMEOUT_S):
                 self._arrived[rank], self._count = None, self._count - 1
                 raise errors.DeadlineExceededError(None, None, (
                     f"Collective all-reduce timed out: {self._count + 1} of {len(self.devices)} devices arrived "
                     f"within {RENDEZVOUS_TIMEOUT_S:.0f} s. An earlier op of another replica probably failed."))
+            if self._aborted:
+                raise _cancelled()
             return self._results[rank]
+
+    def abort(self) -> None:
+        """The step failed elsewhere: wake the devices waiting here, and refuse new arrivals until reset."""
+        with self._cond:
+            self._aborted = True
+            self._cond.notify_all()
+
+    def reset(self) -> None:
+        """Forget an aborted step's arrivals (called once all of that step's devices stopped)."""
+        with self._cond:
+            self._arrived, self._count, self._aborted = [None] * len(self.devices), 0, False
+            self._generation += 1
+
+
+def _cancelled() -> errors.CancelledError:
+    return errors.CancelledError(None, None, "Collective all-reduce cancelled: another device's op failed first.")
 
 
 def _runtime_device(name):

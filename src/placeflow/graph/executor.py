@@ -2,6 +2,8 @@
 
 - Inline: a plan without two independent expensive nodes runs as one generated Python function
   (one line per node, no queues, no locks), in the caller's thread.
+- Per device: a plan whose parallelism lies only across devices runs one generated program per
+  device, each in its own thread, waiting only for other devices' values (device_programs).
 - Parallel: every node counts its pending inputs; ready nodes go to their device's lane; a worker
   that finishes a node runs one newly ready node of the same device itself and queues the rest.
 - Traced runs (step stats) use the parallel machinery, or a timed serial loop for inline plans.
@@ -15,14 +17,20 @@ import threading
 import time
 
 from ..framework import errors
-from . import codegen
+from ..ops.collective_kernels import COLLECTIVE_OPS
+from . import codegen, device_programs
+from . import lanes as lanes_module
 from .state import write_variable
 from .step_stats import NodeExecStats, StepStatsCollector
 
 
-def run(plan, feed_values, lanes=None, collector: StepStatsCollector | None = None) -> list:
-    """Compute the plan's fetches from `feed_values` (already on their devices)."""
-    if plan.parallel and lanes is not None:
+def run(plan, feed_values, lanes=None, collector: StepStatsCollector | None = None, host_threads: int = 0) -> list:
+    """Compute the plan's fetches from `feed_values` (already on their devices); `host_threads`: the
+    inter-op thread budget (cores when 0)."""
+    if plan.parallel and lanes is not None and plan.per_device:
+        programs = _device_programs(plan, collector is not None, host_threads or lanes_module.worker_budget(0))
+        values = programs.run(feed_values, lanes, collector)
+    elif plan.parallel and lanes is not None:
         values = _Step(plan, feed_values, lanes, collector).run()
     elif collector is not None:
         values = _run_serial(plan, feed_values, collector)
@@ -34,6 +42,20 @@ def run(plan, feed_values, lanes=None, collector: StepStatsCollector | None = No
         except Exception as exc:  # noqa: BLE001 - re-raised below with the failing node's name
             raise node_error(exc, plan.nodes[codegen.failed_node(exc)]) from exc
     return [values[i] if port is None else values[i][port] for i, port in plan.fetches]
+
+
+def collective_groups(plan) -> list:
+    """The rendezvous of the plan's collective nodes (aborted when a step fails, reset after it)."""
+    groups = (n.attrs.get("group") for n in plan.nodes if n.type in COLLECTIVE_OPS)
+    return list({id(g): g for g in groups if g is not None}.values())
+
+
+def _device_programs(plan, traced: bool, host_threads: int):
+    key = (traced, host_threads)
+    programs = plan.device_programs.get(key)
+    if programs is None:
+        programs = plan.device_programs[key] = device_programs.DevicePrograms(plan, traced, host_threads)
+    return programs
 
 
 def node_error(exc, node) -> errors.OpError:
@@ -116,6 +138,8 @@ class _Step:
             self._dispatch(index)
         self.done.wait()
         if self.error is not None:
+            for group in collective_groups(self.plan):
+                group.reset()
             raise self.error
         return self.values
 
@@ -151,8 +175,11 @@ class _Step:
             self.values[node.index] = compute(node, self.values)
         except Exception as exc:  # noqa: BLE001 - the first error cancels the step
             with self.lock:
-                if self.error is None:
-                    self.error = node_error(exc, node)
+                if self.error is not None:
+                    return
+                self.error = node_error(exc, node)
+            for group in collective_groups(self.plan):
+                group.abort()  # wake the devices waiting in a collective for this one
             return
         if self.collector is not None:
             self.collector.record(NodeExecStats.of(node, threading.current_thread().name, start,

@@ -61,6 +61,7 @@ class ConcreteFunction:
         self._leaves = output_leaves
         self._plan = None
         self._lanes = None
+        self._host_threads = 0
         self._build_lock = threading.Lock()
         self.function_name = f"__inference_{name}_{next(_ids)}"
 
@@ -75,6 +76,7 @@ class ConcreteFunction:
         if self._plan.parallel:
             devices = list({n.device.name: n.device for n in self._plan.nodes}.values())
             self._lanes = lanes.lanes_for(devices, ctx.threads("inter"))
+            self._host_threads = lanes.worker_budget(ctx.threads("inter"))
 
     def __call__(self, *args, **kwargs):
         """Run the traced graph on tensor arguments (the same signature it was traced for)."""
@@ -103,9 +105,10 @@ class ConcreteFunction:
 
     def _run(self, plan, tensors) -> list:
         if not step_stats.function_step_listeners:
-            return executor.run(plan, [t._value for t in tensors], self._lanes)
+            return executor.run(plan, [t._value for t in tensors], self._lanes, None, self._host_threads)
         stats = step_stats.StepStats()
-        values = executor.run(plan, [t._value for t in tensors], self._lanes, step_stats.StepStatsCollector(stats))
+        collector = step_stats.StepStatsCollector(stats)
+        values = executor.run(plan, [t._value for t in tensors], self._lanes, collector, self._host_threads)
         for listener in list(step_stats.function_step_listeners):
             listener(stats)
         return values

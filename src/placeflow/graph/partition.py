@@ -14,6 +14,7 @@ from ..ops.collective_kernels import COLLECTIVE_OPS
 from ..ops.registry import find_kernel
 from ..placement import report
 from ..runtime.transfer import copy_array
+from . import constant_folding
 
 HEAVY_OPS = frozenset({"MatMul"})
 HEAVY_ELEMENTS = 1 << 16
@@ -48,10 +49,12 @@ class Plan:
         self.fetches: list = []     # (node index, port)
         self.feeds: list = []       # graph tensors, in feed order
         self.parallel = False
+        self.per_device = False     # parallel only across devices: one straight-line program per device
         self.width = 1              # how many expensive nodes can run at once
         self.pending: list = []     # per node: inputs still to come once constants and feeds are in
         self.roots: list = []       # nodes ready when a step starts
         self.inline = None          # generated single-thread step function (codegen)
+        self.device_programs: dict = {}  # (traced, host threads) -> compiled per-device programs
 
 
 def needed_ops(fetch_ops, fed_ops) -> list:
@@ -82,6 +85,7 @@ def build_plan(ops, placed, fetches, feeds, store=None) -> Plan:
     plan.width = _parallel_width(plan)
     # collective nodes block until every device's node arrives: they need one thread per device lane
     plan.parallel = plan.width > 1 or any(n.type in COLLECTIVE_OPS for n in plan.nodes)
+    plan.per_device = plan.parallel and _parallel_only_across_devices(plan)
     return plan
 
 
@@ -156,6 +160,8 @@ class _Builder:
             node.attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
         node.inputs = inputs
         node.expensive = _is_expensive(op)
+        if node.kind == "kernel":
+            constant_folding.fold(node, op, self.plan.nodes)
         return node
 
     # -- edges ----------------------------------------------------------------------------------------
@@ -250,9 +256,15 @@ def _link_consumers(plan) -> None:
     plan.roots = [n.index for n in plan.nodes if not available[n.index] and plan.pending[n.index] == 0]
 
 
-def _parallel_width(plan) -> int:
-    """How many expensive nodes can run at the same time (a greedy set of mutually independent ones)."""
-    heavy = [n.index for n in plan.nodes if n.expensive]
+def _parallel_only_across_devices(plan) -> bool:
+    """Whether the plan spans several devices and no device has two expensive nodes that could overlap."""
+    devices = {n.device.name for n in plan.nodes if n.kind not in ("const", "feed")}
+    return len(devices) > 1 and all(_parallel_width(plan, name) == 1 for name in devices)
+
+
+def _parallel_width(plan, device_name=None) -> int:
+    """How many expensive nodes (of one device, if named) can run at the same time (a greedy independent set)."""
+    heavy = [n.index for n in plan.nodes if n.expensive and device_name in (None, n.device.name)]
     if len(heavy) < 2:
         return 1
     ancestors = [0] * len(plan.nodes)

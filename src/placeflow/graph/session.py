@@ -147,7 +147,7 @@ class Session:
         pools = lanes.lanes_for(devices, configured, self._own_lanes)
         intra = self._config.intra_op_parallelism_threads or self._ctx.threads("intra")
         with intra_op.limited_for(plan.width, intra):
-            return executor.run(plan, feed_values, pools, collector)
+            return executor.run(plan, feed_values, pools, collector, lanes.worker_budget(configured))
 
 
 class InteractiveSession(Session):

@@ -1,0 +1,53 @@
+"""Constant folding (Grappler's, in small): cheap stateless ops whose inputs are known when a plan is
+built run once then, and become constants of the plan.
+
+An input counts as known when it comes from a constant, or when the op only reads its shape and
+dtype (`OnesLike(x)`, `_ReduceGrad(g, like)`) and the graph knows that shape. This removes, for
+example, a gradient's seed `OnesLike(loss)` and the loss-scaling chain behind it from every step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+FOLDABLE = frozenset({
+    "OnesLike", "ZerosLike", "Fill", "Shape", "ExpandDims", "Reshape", "Squeeze", "_ReduceGrad",
+    "AddV2", "Sub", "Mul", "RealDiv", "Neg", "Square", "Maximum", "Minimum", "Cast", "Sum", "Mean",
+})
+SHAPE_ONLY_INPUTS = {"OnesLike": (0,), "ZerosLike": (0,), "Shape": (0,), "_ReduceGrad": (1,)}
+MAX_ELEMENTS = 1 << 16
+
+
+def fold(node, op, nodes) -> bool:
+    """Turn kernel `node` (made from `op`, its inputs among `nodes`) into a constant when it can be."""
+    if op.type not in FOLDABLE or op.control_inputs or not _small(op):
+        return False
+    args = []
+    for position, (index, port) in enumerate(node.inputs):
+        value = _known_input(op, position, nodes[index], port, node.device)
+        if value is None:
+            return False
+        args.append(value)
+    if node.device.is_cuda:
+        with node.device.activate():
+            value = node.fn(node.device.xp, *args, **node.attrs)
+    else:
+        value = node.fn(node.device._xp, *args, **node.attrs)
+    node.kind, node.value, node.inputs, node.expensive = "const", value, [], False
+    return True
+
+
+def _small(op) -> bool:
+    shape = op.outputs[0].shape if len(op.outputs) == 1 else None
+    return shape is not None and None not in shape and int(np.prod(shape, dtype=np.int64)) <= MAX_ELEMENTS
+
+
+def _known_input(op, position, source, port, device):
+    if source.kind == "const" and source.ref is None:
+        return source.value if port is None else source.value[port]
+    if position in SHAPE_ONLY_INPUTS.get(op.type, ()):
+        tensor = op.inputs[position]
+        if tensor.shape is not None and None not in tensor.shape and tensor.dtype is not None:
+            xp = device.xp if device.is_cuda else device._xp
+            return xp.zeros(tuple(tensor.shape), dtype=tensor.dtype.numpy_dtype)
+    return None

@@ -1,0 +1,212 @@
+"""Per-device programs: a multi-device plan compiled into one straight-line function per device.
+
+When a plan's parallelism lies only across devices (no device has two independent expensive
+nodes: data-parallel replicas, towers), each device runs its own nodes in plan order in one
+thread, as generated code like the inline plan:
+
+    def program(F, S, W, E, R):
+        n = 7; W(0); v7 = Y7(S[4])
+        n = 8; v8 = K8(X8, v7, C2)
+        n = 9; v9 = K9(X9, v8); S[9] = v9; E[1].set()
+
+(When host-backed devices outnumber the host threads, several share one program and thread.)
+It waits only where it needs another thread's work (`W(slot)` before a `_Recv` or a cross-device
+control edge), on an Event the producing device sets right after computing the value. Every
+thread following the one plan order keeps this deadlock-free: the earliest node not yet run has
+all its inputs, and its thread has nothing earlier left to do. The first error wakes
+every waiter and aborts the step's collectives, so a failing replica ends the step promptly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+
+from ..ops.collective_kernels import COLLECTIVE_OPS
+from . import codegen
+from .state import write_variable
+from .step_stats import NodeExecStats
+
+_counter = itertools.count()
+VALUE_KINDS = ("const", "feed")
+
+
+class _Cancelled(Exception):
+    """Raised in a device's program when another device's program failed first."""
+
+
+class DevicePrograms:
+    """The compiled programs of one plan: one per thread (a device, or host devices sharing a core)."""
+
+    def __init__(self, plan, traced: bool, host_threads: int):
+        self.plan = plan
+        self.groups = thread_groups(plan, host_threads)
+        owner = {d.name: k for k, group in enumerate(self.groups) for d in group}
+        waits, self.slots = _signals(plan, owner)
+        fetched = {i for i, _ in plan.fetches}
+        self.functions = [_compile(plan, k, owner, waits, self.slots, fetched, traced) for k in range(len(self.groups))]
+        from .executor import collective_groups
+        self.collectives = collective_groups(plan)
+
+    def run(self, feed_values, lanes, collector=None) -> list:
+        """Run every thread's program (the first in the calling thread); returns the plan's values."""
+        step = _ProgramStep(self, feed_values, collector)
+        for k, group in enumerate(self.groups[1:], start=1):
+            lanes[group[0].name].submit(step.run_program, k)
+        step.run_program(0)
+        step.finished.wait()
+        if step.error is not None:
+            for collective in self.collectives:
+                collective.reset()
+            raise step.error
+        return step.values
+
+
+def thread_groups(plan, host_threads: int) -> list:
+    """Devices per thread: one thread per device, except that when host-backed devices (CPUs,
+    simulated GPUs) outnumber the host threads they share them in contiguous runs: more threads than
+    cores only fight over the cores and the GIL. Devices meeting in a collective never share."""
+    devices = {}
+    for node in plan.nodes:
+        if node.kind not in VALUE_KINDS:
+            devices.setdefault(node.device.name, node.device)
+    host = [d for d in devices.values() if not d.is_cuda]
+    collective = any(n.type in COLLECTIVE_OPS for n in plan.nodes)
+    if collective or len(host) <= host_threads:
+        return [[d] for d in devices.values()]
+    size = -(-len(host) // host_threads)  # contiguous runs: neighbours pair up in tree reductions
+    groups = [host[k:k + size] for k in range(0, len(host), size)]
+    return groups + [[d] for d in devices.values() if d.is_cuda]
+
+
+def _signals(plan, owner):
+    """Per node, the event slots it waits on; per producing node, its slot (nodes other threads wait for)."""
+    nodes = plan.nodes
+    waits, slots = {}, {}
+    for node in nodes:
+        if node.kind in VALUE_KINDS:
+            continue
+        thread = owner[node.device.name]
+        for source in [s for s, _ in node.inputs] + list(node.controls):
+            producer = nodes[source]
+            if producer.kind == "send":
+                producer = nodes[producer.inputs[0][0]]
+            if producer.kind in VALUE_KINDS or owner[producer.device.name] == thread:
+                continue
+            slot = slots.setdefault(producer.index, len(slots))
+            waits.setdefault(node.index, [])
+            if slot not in waits[node.index]:
+                waits[node.index].append(slot)
+    return waits, slots
+
+
+def _compile(plan, thread, owner, waits, slots, fetched, traced):
+    """The generated program of one thread: its devices' nodes in plan order, with waits, stores and signals."""
+    env = {"write_variable": write_variable, "P": time.perf_counter_ns}
+    names: dict = {}
+    lines = ["def program(F, S, W, E, R):"]
+    active_cuda = None
+    for node in plan.nodes:
+        i = node.index
+        if node.kind in VALUE_KINDS or owner[node.device.name] != thread:
+            names[i] = _remote_name(node, env, names)
+            continue
+        statements = [f"W({slot})" for slot in waits.get(i, ())]
+        expr = codegen._bind(node, env, names)
+        if expr is not None:
+            statements += ["t = P()", expr, f"R({i}, t, v{i})"] if traced else [expr]
+        elif traced and node.kind == "send":  # a send only hands its value over; step stats still list it
+            statements.append(f"R({i}, P(), {names[i]})")
+        if i in slots or i in fetched:
+            statements.append(f"S[{i}] = {names[i]}")
+        if i in slots:
+            statements.append(f"E[{slots[i]}].set()")
+        if not statements:
+            continue
+        cuda = node.device if node.device.is_cuda and node.kind == "kernel" else None
+        if cuda is not None and cuda is not active_cuda:
+            env[f"D{i}"] = cuda
+            lines.append(f"    with D{i}.activate():")
+        active_cuda = cuda
+        lines.append(("        " if cuda else "    ") + f"n = {i}; " + "; ".join(statements))
+    lines.append("    return None")
+    source = "\n".join(lines)
+    devices = "+".join(d.short_name for d in {n.device.name: n.device for n in plan.nodes
+                                              if owner.get(n.device.name) == thread}.values())
+    filename = f"<placeflow plan {next(_counter)} on {devices}>"
+    exec(compile(source, filename, "exec"), env)  # noqa: S102 - our own generated code, no user strings
+    program = env["program"]
+    program.source = source
+    return program
+
+
+def _remote_name(node, env, names) -> str:
+    """How a program refers to a constant, a feed, or a value another thread computes."""
+    i = node.index
+    if node.kind == "const":
+        env[f"C{i}"] = node.value
+        return f"C{i}"
+    if node.kind == "feed":
+        return f"F[{node.feed_index}]"
+    if node.kind == "send":
+        return codegen._ref(names, *node.inputs[0])
+    return f"S[{i}]"
+
+
+class _ProgramStep:
+    """One run of the programs: shared values, one Event per signal, the first error."""
+
+    def __init__(self, programs, feed_values, collector):
+        self.programs, self.collector = programs, collector
+        plan = programs.plan
+        self.values = [None] * len(plan.nodes)
+        for node in plan.nodes:
+            if node.kind == "const":
+                self.values[node.index] = node.value
+            elif node.kind == "feed":
+                self.values[node.index] = feed_values[node.feed_index]
+        self.feeds = feed_values
+        self.events = [threading.Event() for _ in programs.slots]
+        self.error = None
+        self._lock = threading.Lock()
+        self._left = len(programs.functions)
+        self.finished = threading.Event()
+
+    def wait(self, slot) -> None:
+        """Wait for another device's value; give up when the step failed meanwhile."""
+        self.events[slot].wait()
+        if self.error is not None:
+            raise _Cancelled
+
+    def run_program(self, k) -> None:
+        """Run device `k`'s program; on failure, record the error and wake everyone."""
+        record = self._recorder() if self.collector is not None else None
+        try:
+            self.programs.functions[k](self.feeds, self.values, self.wait, self.events, record)
+        except _Cancelled:
+            pass
+        except BaseException as exc:  # noqa: BLE001 - the first error cancels the step
+            self._fail(exc)
+        with self._lock:
+            self._left -= 1
+            if self._left == 0:
+                self.finished.set()
+
+    def _fail(self, exc) -> None:
+        from .executor import node_error
+        with self._lock:
+            if self.error is not None:
+                return
+            self.error = node_error(exc, self.programs.plan.nodes[codegen.failed_node(exc)])
+        for event in self.events:
+            event.set()
+        for collective in self.programs.collectives:
+            collective.abort()
+
+    def _recorder(self):
+        nodes, collector, thread = self.programs.plan.nodes, self.collector, threading.current_thread().name
+
+        def record(index, start, value):
+            collector.record(NodeExecStats.of(nodes[index], thread, start, time.perf_counter_ns(), value))
+        return record
