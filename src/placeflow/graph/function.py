@@ -163,10 +163,14 @@ class Function:
         return self._concrete(args, kwargs)[0]
 
     def _concrete(self, args, kwargs):
-        args, kwargs = _tensors_from_arrays(args), _tensors_from_arrays(kwargs)
-        leaves = nest.flatten((args, kwargs), True)
+        leaves = []
+        structure = _walk((args, kwargs), leaves)
+        if any(isinstance(leaf, np.ndarray) for leaf in leaves):
+            args, kwargs = _tensors_from_arrays(args), _tensors_from_arrays(kwargs)
+            leaves = []
+            structure = _walk((args, kwargs), leaves)
         tensors = [leaf for leaf in leaves if isinstance(leaf, EagerTensor)]
-        key = _signature_key(args, kwargs, leaves)
+        key = _signature_key(leaves, structure)
         concrete = self._cache.get(key)
         if concrete is None:
             concrete = self._trace(args, kwargs)
@@ -204,7 +208,7 @@ def _tensors_from_arrays(structure):
     return nest.pack_as(structure, [convert_to_tensor(x) if isinstance(x, np.ndarray) else x for x in leaves])
 
 
-def _signature_key(args, kwargs, leaves):
+def _signature_key(leaves, structure):
     parts = []
     for leaf in leaves:
         if isinstance(leaf, EagerTensor):
@@ -217,16 +221,20 @@ def _signature_key(args, kwargs, leaves):
                 parts.append(("value", type(leaf), leaf))
             except TypeError:
                 parts.append(("object", id(leaf)))
-    return (tuple(parts), repr(_structure_of((args, kwargs))))
+    return tuple(parts), structure
 
 
-def _structure_of(structure):
+def _walk(structure, leaves: list):
+    """Append the leaves of `structure` (as nest.flatten with composites expanded) to `leaves`; return a
+    hashable description of its nesting (one pass for both: this runs on every call)."""
     if isinstance(structure, dict):
-        return {k: _structure_of(v) for k, v in structure.items()}
+        keys = sorted(structure, key=str)
+        return ("dict",) + tuple((str(k), _walk(structure[k], leaves)) for k in keys)
     if isinstance(structure, (list, tuple)):
-        return type(structure).__name__, [_structure_of(v) for v in structure]
+        return (type(structure).__name__,) + tuple(_walk(item, leaves) for item in structure)
     if hasattr(type(structure), "_nest_components"):
-        return type(structure).__name__, [_structure_of(v) for v in structure._nest_components()]
+        return (type(structure).__name__,) + tuple(_walk(item, leaves) for item in structure._nest_components())
+    leaves.append(structure)
     return "*"
 
 

@@ -17,6 +17,7 @@ log = logging.getLogger("placeflow.executor")
 _lock = threading.Lock()
 _controller = None
 _warned = False
+_CORES = os.cpu_count() or 1
 
 
 def _blas():
@@ -57,6 +58,33 @@ def blas_threads() -> int | None:
     return infos[0]["num_threads"] if infos else None
 
 
+class _Limit:
+    """BLAS threads lowered while any parallel step runs (the lowest wish wins), restored after the last."""
+
+    def __init__(self):
+        self.active = 0
+        self.saved: list = []
+
+    def enter(self, libraries, threads: int) -> None:
+        with _lock:
+            if self.active == 0:
+                self.saved = [lib.num_threads for lib in libraries]
+            self.active += 1
+            for lib in libraries:
+                if lib.num_threads > threads:
+                    lib.set_num_threads(threads)
+
+    def exit(self, libraries) -> None:
+        with _lock:
+            self.active -= 1
+            if self.active == 0:
+                for lib, count in zip(libraries, self.saved):
+                    lib.set_num_threads(count)
+
+
+_limit = _Limit()
+
+
 @contextlib.contextmanager
 def limited_for(concurrent_kernels: int, configured: int):
     """While a step runs `concurrent_kernels` heavy kernels at once: BLAS threads = cores // that count."""
@@ -64,11 +92,9 @@ def limited_for(concurrent_kernels: int, configured: int):
     if controller is None or configured > 0 or concurrent_kernels < 2:
         yield
         return
-    threads = max(1, (os.cpu_count() or 1) // concurrent_kernels)
-    with _lock:
-        limiter = controller.limit(limits=threads, user_api="blas")
+    libraries = [lib for lib in controller.lib_controllers if lib.user_api == "blas"]
+    _limit.enter(libraries, max(1, _CORES // concurrent_kernels))
     try:
         yield
     finally:
-        with _lock:
-            limiter.restore_original_limits()
+        _limit.exit(libraries)
