@@ -61,3 +61,13 @@ def test_every_gpu_runs_its_own_ops(real_gpus):
     with tf.device("/cpu:0"):
         total = tf.add_n(results)
     assert total.numpy()[0, 0] == 4.0 * len(gpus)
+
+
+def test_out_of_range_labels_give_nan_rows_on_the_gpu_as_in_tensorflow(real_gpus):
+    with tf.device("/GPU:0"):
+        logits = tf.zeros([2, 3])
+        loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([1, 7]), logits=logits)
+    values = loss.numpy()
+    assert np.isclose(values[0], np.log(3.0)) and np.isnan(values[1])
+    with tf.device("/CPU:0"), pytest.raises(tf.errors.InvalidArgumentError, match="label value of 7"):
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([1, 7]), logits=tf.zeros([2, 3]))

@@ -46,23 +46,37 @@ def _bias_add_grad(xp, gradients):
 
 @register("SparseSoftmaxCrossEntropyWithLogits", FLOATS)
 def _sparse_softmax_xent(xp, logits, labels):
-    """(per-example loss, d loss / d logits); TensorFlow's fused kernel, labels as class indices."""
-    labels = labels.astype(xp.int64, copy=False)
-    if labels.size and (int(labels.min()) < 0 or int(labels.max()) >= logits.shape[-1]):
-        bad = labels[(labels < 0) | (labels >= logits.shape[-1])][0]
-        classes = logits.shape[-1]
-        raise errors.InvalidArgumentError(None, None, (
-            f"Received a label value of {int(bad)} which is outside the valid range of [0, {classes}).  Label "
-            f"values: {' '.join(str(int(v)) for v in labels)}\nplaceflow: labels must be class indices in "
-            f"[0, {classes})."))
+    """(per-example loss, d loss / d logits); TensorFlow's fused kernel, labels as class indices.
+
+    An out-of-range label is an error on the CPU; on a GPU, as in TensorFlow, its row is NaN (checking
+    would cost a device-to-host sync every step)."""
+    classes = logits.shape[-1]
+    on_host = xp.__name__ == "numpy"
+    invalid = None
+    if on_host and labels.size and (labels.min() < 0 or labels.max() >= classes):
+        raise _label_error(labels, classes)
+    if not on_host:
+        invalid = (labels < 0) | (labels >= classes)
+        labels = xp.where(invalid, 0, labels)
     shifted = logits - logits.max(axis=-1, keepdims=True)
     exp = xp.exp(shifted)
     total = exp.sum(axis=-1, keepdims=True)
     rows = xp.arange(labels.shape[0])
-    loss = xp.log(total[:, 0]) - shifted[rows, labels]
+    loss = (xp.log(total[:, 0]) - shifted[rows, labels]).astype(logits.dtype, copy=False)
     backprop = exp / total
     backprop[rows, labels] -= 1
-    return loss.astype(logits.dtype, copy=False), backprop
+    if invalid is not None:
+        loss = xp.where(invalid, xp.nan, loss).astype(logits.dtype, copy=False)
+        backprop = xp.where(invalid[:, None], xp.nan, backprop).astype(logits.dtype, copy=False)
+    return loss, backprop
+
+
+def _label_error(labels, classes) -> errors.InvalidArgumentError:
+    bad = labels[(labels < 0) | (labels >= classes)][0]
+    return errors.InvalidArgumentError(None, None, (
+        f"Received a label value of {int(bad)} which is outside the valid range of [0, {classes}).  Label "
+        f"values: {' '.join(str(int(v)) for v in labels)}\nplaceflow: labels must be class indices in "
+        f"[0, {classes})."))
 
 
 @register("SoftmaxCrossEntropyWithLogits", FLOATS)
