@@ -40,12 +40,18 @@ def compile_inline(plan):
             lines.append(f"    n = {node.index}; {expr}")
     fetched = ", ".join(_ref(names, i, p) for i, p in plan.fetches)
     lines.append(f"    return [{fetched}]")
+    return compile_generated(lines, env, "step", "")
+
+
+def compile_generated(lines, env, name: str, label: str):
+    """Compile generated `lines` (no user strings in them) with globals `env`; returns function `name`,
+    its source attached. Its file name starts '<placeflow plan' so failed_node can find its frame."""
     source = "\n".join(lines)
-    filename = f"<placeflow plan {next(_counter)}>"
-    exec(compile(source, filename, "exec"), env)  # noqa: S102 - our own generated code, no user strings
-    step = env["step"]
-    step.source = source
-    return step
+    filename = f"<placeflow plan {next(_counter)}{label}>"
+    exec(compile(source, filename, "exec"), env)  # noqa: S102 - our own generated code
+    function = env[name]
+    function.source = source
+    return function
 
 
 def _ref(names, index, port) -> str:

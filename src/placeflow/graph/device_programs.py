@@ -19,7 +19,6 @@ every waiter and aborts the step's collectives, so a failing replica ends the st
 
 from __future__ import annotations
 
-import itertools
 import threading
 import time
 
@@ -28,7 +27,6 @@ from . import codegen
 from .state import write_variable
 from .step_stats import NodeExecStats
 
-_counter = itertools.count()
 VALUE_KINDS = ("const", "feed")
 
 
@@ -133,14 +131,9 @@ def _compile(plan, thread, owner, waits, slots, fetched, traced):
         active_cuda = cuda
         lines.append(("        " if cuda else "    ") + f"n = {i}; " + "; ".join(statements))
     lines.append("    return None")
-    source = "\n".join(lines)
     devices = "+".join(d.short_name for d in {n.device.name: n.device for n in plan.nodes
                                               if owner.get(n.device.name) == thread}.values())
-    filename = f"<placeflow plan {next(_counter)} on {devices}>"
-    exec(compile(source, filename, "exec"), env)  # noqa: S102 - our own generated code, no user strings
-    program = env["program"]
-    program.source = source
-    return program
+    return codegen.compile_generated(lines, env, "program", f" on {devices}")
 
 
 def _remote_name(node, env, names) -> str:

@@ -259,25 +259,34 @@ def _link_consumers(plan) -> None:
 def _parallel_only_across_devices(plan) -> bool:
     """Whether the plan spans several devices and no device has two expensive nodes that could overlap."""
     devices = {n.device.name for n in plan.nodes if n.kind not in ("const", "feed")}
-    return len(devices) > 1 and all(_parallel_width(plan, name) == 1 for name in devices)
+    if len(devices) < 2:
+        return False
+    ancestors = _ancestors(plan)
+    return all(_parallel_width(plan, name, ancestors) == 1 for name in devices)
 
 
-def _parallel_width(plan, device_name=None) -> int:
+def _parallel_width(plan, device_name=None, ancestors=None) -> int:
     """How many expensive nodes (of one device, if named) can run at the same time (a greedy independent set)."""
     heavy = [n.index for n in plan.nodes if n.expensive and device_name in (None, n.device.name)]
     if len(heavy) < 2:
         return 1
+    ancestors = ancestors or _ancestors(plan)
+    chosen = []
+    for b in heavy:
+        if all(not (ancestors[b] >> a) & 1 for a in chosen):
+            chosen.append(b)
+    return len(chosen)
+
+
+def _ancestors(plan) -> list:
+    """Per node, a bit set of every node it depends on (data and control)."""
     ancestors = [0] * len(plan.nodes)
     for node in plan.nodes:
         bits = 0
         for source in {s for s, _ in node.inputs} | set(node.controls):
             bits |= ancestors[source] | (1 << source)
         ancestors[node.index] = bits
-    chosen = []
-    for b in heavy:
-        if all(not (ancestors[b] >> a) & 1 for a in chosen):
-            chosen.append(b)
-    return len(chosen)
+    return ancestors
 
 
 def _must_feed(op) -> errors.InvalidArgumentError:
