@@ -125,3 +125,38 @@ def test_rendezvous_abort_wakes_waiters_and_reset_reopens_it(make_context):
     np.testing.assert_array_equal(group.arrive(1, np.full(3, 2, np.float32)), [3, 3, 3])
     other.join(5)
     np.testing.assert_array_equal(errors[-1], [3, 3, 3])
+
+
+def test_concurrent_callers_each_get_their_own_results(make_context):
+    import threading
+    make_context(PLACEFLOW_SIMULATED_GPUS="3")
+    x = tf.constant(np.eye(64, dtype=np.float32))
+
+    @tf.function
+    def exchange(x):  # GPU:1 and GPU:2 each wait for the other: their lanes must not be held by two steps
+        with tf.device("/gpu:0"):
+            x = x * 1.0  # GPU:0's program runs in the calling thread, the other two on their lanes
+        with tf.device("/gpu:1"):
+            a = tf.matmul(x, x)
+        with tf.device("/gpu:2"):
+            b = tf.matmul(x * 2.0, x)
+        with tf.device("/gpu:1"):
+            c = a + b
+        with tf.device("/gpu:2"):
+            d = b - a
+        with tf.device("/gpu:0"):
+            return tf.reduce_sum(c + d)
+
+    assert exchange(x).numpy() == 64 * 4
+    results = []
+
+    def caller():
+        results.extend(exchange(x).numpy() for _ in range(50))
+    threads = [threading.Thread(target=caller, daemon=True) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not any(t.is_alive() for t in threads)
+    assert results == [64 * 4] * 150
+    assert exchange.get_concrete_function(x)._plan.per_device

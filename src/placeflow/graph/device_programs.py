@@ -28,6 +28,9 @@ from .state import write_variable
 from .step_stats import NodeExecStats
 
 VALUE_KINDS = ("const", "feed")
+# Programs block inside lane threads while they wait; two steps sharing lanes could each hold a lane
+# the other waits for, so per-device steps from concurrent callers take turns.
+_one_step_at_a_time = threading.Lock()
 
 
 class _Cancelled(Exception):
@@ -52,10 +55,11 @@ class DevicePrograms:
     def run(self, feed_values, lanes, collector=None) -> list:
         """Run every thread's program (the first in the calling thread); returns the plan's values."""
         step = _ProgramStep(self, feed_values, collector)
-        for k, group in enumerate(self.groups[1:], start=1):
-            lanes[group[0].name].submit(step.run_program, k)
-        step.run_program(0)
-        step.finished.acquire()
+        with _one_step_at_a_time:
+            for k, group in enumerate(self.groups[1:], start=1):
+                lanes[group[0].name].submit(step.run_program, k)
+            step.run_program(0)
+            step.finished.acquire()
         if step.error is not None:
             for collective in self.collectives:
                 collective.reset()
