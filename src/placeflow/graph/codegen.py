@@ -75,9 +75,8 @@ def _bind(node, env, names):
         names[i] = _ref(names, *node.inputs[0])
         return None
     if kind == "kernel":
-        env[f"K{i}"], env[f"X{i}"] = node.fn, (None if node.device.is_cuda else node.device._xp)
-        if node.device.is_cuda:
-            env[f"X{i}"] = node.device.xp
+        env[f"K{i}"] = node.fn
+        env[f"X{i}"] = node.device.xp if node.device.is_cuda else node.device._xp
         call_args = f"X{i}, {args}" if args else f"X{i}"
         if node.attrs:
             env[f"A{i}"] = node.attrs
