@@ -1,8 +1,8 @@
 """Per-device programs: a multi-device plan compiled into one straight-line function per device.
 
 When a plan's parallelism lies only across devices (no device has two independent expensive
-nodes: data-parallel replicas, towers), each device runs its own nodes in plan order in one
-thread, as generated code like the inline plan:
+nodes: data-parallel replicas, towers), each device runs its own nodes in one thread, as generated
+code like the inline plan:
 
     def program(F, S, W, E, R):
         n = 7; W(0); v7 = Y7(S[4])
@@ -12,8 +12,9 @@ thread, as generated code like the inline plan:
 (When host-backed devices outnumber the host threads, several share one program and thread.)
 It waits only where it needs another thread's work (`W(slot)` before a `_Recv` or a cross-device
 control edge), on a signal the producing device gives right after computing the value. Every
-thread following the one plan order keeps this deadlock-free: the earliest node not yet run has
-all its inputs, and its thread has nothing earlier left to do. The first error wakes
+thread follows one order of the whole plan (schedule.py picks it for host devices, so that threads
+take turns with the interpreter lock), which keeps this deadlock-free: the earliest node not yet run
+has all its inputs, and its thread has nothing earlier left to do. The first error wakes
 every waiter and aborts the step's collectives, so a failing replica ends the step promptly.
 """
 
@@ -23,7 +24,7 @@ import threading
 import time
 
 from ..ops.collective_kernels import COLLECTIVE_OPS
-from . import codegen
+from . import codegen, schedule
 from .state import write_variable
 from .step_stats import NodeExecStats
 
@@ -46,7 +47,9 @@ class DevicePrograms:
         owner = {d.name: k for k, group in enumerate(self.groups) for d in group}
         waits, self.slots = _signals(plan, owner)
         fetched = {i for i, _ in plan.fetches}
-        self.functions = [_compile(plan, k, owner, waits, self.slots, fetched, traced) for k in range(len(self.groups))]
+        order = _run_order(plan, owner, len(self.groups))
+        self.functions = [_compile(plan, order, k, owner, waits, self.slots, fetched, traced)
+                          for k in range(len(self.groups))]
         from .executor import collective_groups
         self.collectives = collective_groups(plan)
         self.template = [n.value if n.kind == "const" else None for n in plan.nodes]
@@ -105,13 +108,24 @@ def _signals(plan, owner):
     return waits, slots
 
 
-def _compile(plan, thread, owner, waits, slots, fetched, traced):
-    """The generated program of one thread: its devices' nodes in plan order, with waits, stores and signals."""
+def _run_order(plan, owner, threads: int) -> list:
+    """Node indices in the order the programs run them: GIL-aware on host devices sharing the
+    interpreter (schedule), else the plan's. Collectives keep plan order: every device must meet them
+    in the same order."""
+    host_only = all(not n.device.is_cuda for n in plan.nodes if n.kind not in VALUE_KINDS)
+    if threads < 2 or not host_only or any(n.type in COLLECTIVE_OPS for n in plan.nodes):
+        return list(range(len(plan.nodes)))
+    values = [n.index for n in plan.nodes if n.kind in VALUE_KINDS]
+    return values + schedule.gil_aware_order(plan, owner)
+
+
+def _compile(plan, order, thread, owner, waits, slots, fetched, traced):
+    """The generated program of one thread: its devices' nodes in `order`, with waits, stores and signals."""
     env = {"write_variable": write_variable, "P": time.perf_counter_ns}
     names: dict = {}
     lines = ["def program(F, S, W, E, R):"]
     active_cuda = None
-    for node in plan.nodes:
+    for node in (plan.nodes[i] for i in order):
         i = node.index
         if node.kind in VALUE_KINDS or owner[node.device.name] != thread:
             names[i] = _remote_name(node, env, names)

@@ -1,0 +1,191 @@
+"""The order per-device programs run their nodes in: list scheduling that keeps the GIL uncontended.
+
+Threads running host kernels share one interpreter lock. A long BLAS call (a large MatMul) gives
+it up for its whole run, while a stretch of small kernels needs it almost all the time and hands
+it back and forth with every other thread in the same kind of stretch, each hand-off a context
+switch. When replicas start in step, their small-kernel stretches (bias, activation, loss, the
+gradients' small ops) collide on every replica. So the step is simulated once, when the programs
+are built, with a rough cost per node, and whenever a thread picks its next node it prefers a long
+GIL-free kernel while another thread is in a small-kernel stretch, and small kernels while another
+runs a long one. With two replicas per thread this staggers them:
+
+    thread 0:  MatMul(r0)  small(r0)  MatMul(r0)  MatMul(r1)  small(r1)  MatMul(r1)
+    thread 1:  MatMul(r2)  MatMul(r3) small(r2)   small(r3)   MatMul(r2) MatMul(r3)
+
+The result is one topological order of the whole plan (each thread runs its nodes in that order,
+which keeps the programs deadlock-free). Reads and writes of one variable keep their plan order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+PYTHON_US = 4.0              # one kernel call: dispatch and NumPy's own overhead, GIL held
+ELEMENT_US = 0.0004          # elementwise work per element read or written
+FLOP_US = 1 / 80_000         # a matrix product per floating-point op, one BLAS thread
+RELEASE_ELEMENTS = 500       # NumPy releases the GIL for loops over more elements than this
+LONG_US = 100.0              # a GIL-free kernel this long covers another thread's stretch of small ones
+UNKNOWN_DIM = 32             # a dimension only known when the step runs (a batch), for the estimate
+NUMPY_CALLS = {"SparseSoftmaxCrossEntropyWithLogits": 8, "SoftmaxCrossEntropyWithLogits": 7}  # kernels of many
+TRIVIAL_KINDS = frozenset({"send", "recv", "read_var", "deref", "noop"})
+WRITE_KINDS = frozenset({"write_var", "assign_ref"})
+VALUE_KINDS = ("const", "feed")
+
+
+def gil_aware_order(plan, owner: dict) -> list:
+    """The plan's computed nodes (not constants or feeds) in the order their threads should run them;
+    `owner`: device name -> thread."""
+    nodes = plan.nodes
+    deps = _dependencies(plan)
+    consumers = [[] for _ in nodes]
+    for index, sources in enumerate(deps):
+        for source in sources:
+            consumers[source].append(index)
+    thread_of = [owner.get(n.device.name, 0) for n in nodes]
+    picker = _Picker(nodes, consumers, thread_of)
+    waiting = [len(d) for d in deps]
+    ready = [[] for _ in range(max(owner.values()) + 1)]   # per thread: nodes whose inputs are all done
+    ready_at = [0.0] * len(nodes)                           # when a node's last input is done (simulated µs)
+    for node in nodes:
+        if node.kind not in VALUE_KINDS and waiting[node.index] == 0:
+            ready[thread_of[node.index]].append(node.index)
+    clock = [0.0] * len(ready)
+    last = [(0.0, False)] * len(ready)                      # per thread: (end of its latest node, was it long)
+    gil_free = 0.0
+    order = []
+    while True:
+        thread, start = _next_thread(ready, ready_at, clock)
+        if thread is None:
+            return order
+        index = picker.pick(ready[thread], ready_at, start, _others_mode(last, thread, start))
+        held, free = picker.cost[index]
+        start = max(start, gil_free)
+        gil_free = start + held
+        end = start + held + free
+        clock[thread], last[thread] = end, (end, picker.long[index])
+        order.append(index)
+        for consumer in consumers[index]:
+            waiting[consumer] -= 1
+            ready_at[consumer] = max(ready_at[consumer], end)
+            if waiting[consumer] == 0:
+                ready[thread_of[consumer]].append(consumer)
+
+
+class _Picker:
+    """Chooses a thread's next node; knows each node's cost and whether other threads wait for it."""
+
+    def __init__(self, nodes, consumers, thread_of):
+        self.nodes = nodes
+        self.cost = [_cost(n) if n.kind not in VALUE_KINDS else (0.0, 0.0) for n in nodes]
+        self.long = [free >= LONG_US for _, free in self.cost]
+        self.remote = [n.kind == "recv" and thread_of[n.inputs[0][0]] != thread_of[n.index] for n in nodes]
+        crosses = [any(thread_of[c] != thread_of[n.index] or
+                       nodes[c].kind == "send" and any(self.remote[r] for r in consumers[c])
+                       for c in consumers[n.index]) for n in nodes]
+        # other threads wait for it, or (a value from another thread) for what is made from it here
+        self.feeds_others = [crosses[n.index] or self.remote[n.index] and any(crosses[c] for c in consumers[n.index])
+                             for n in nodes]
+        self.sink = [False] * len(nodes)   # nothing but no-ops depends on it: a variable update
+        for node in reversed(nodes):       # consumers come later in the plan
+            self.sink[node.index] = all(nodes[c].kind == "noop" and self.sink[c] for c in consumers[node.index])
+
+    def pick(self, ready, ready_at, now: float, others: str) -> int:
+        """The next node among those ready by `now`, by rank: trivial local ones (reads, sends); the kind
+        that complements what the other threads do (long kernels while they run small ones, small
+        while they run long ones); work other threads wait for; other work that more work depends on;
+        values from other threads that work others wait for needs; work nothing depends on (updates);
+        then the remaining values from other threads. Plan order breaks ties. Taking another thread's
+        value early would idle this thread whenever that one runs late."""
+        candidates = sorted(i for i in ready if ready_at[i] <= now)
+        choice = min(candidates, key=lambda i: (self._rank(i, others), i))
+        ready.remove(choice)
+        return choice
+
+    def _rank(self, i: int, others: str) -> int:
+        if self.remote[i]:
+            return 4 if self.feeds_others[i] else 6
+        if self.nodes[i].kind in TRIVIAL_KINDS:
+            return 0
+        if others != "idle" and self.long[i] == (others == "small"):
+            return 1
+        if self.sink[i]:
+            return 5
+        return 2 if self.feeds_others[i] else 3
+
+
+def _dependencies(plan) -> list:
+    """Per node, the computed nodes it must follow: inputs, control inputs, and the earlier accesses
+    of a variable it writes (or the earlier write of a variable it reads)."""
+    nodes = plan.nodes
+    deps = [set() for _ in nodes]
+    accesses: dict = {}                        # variable -> (last write, reads since)
+    for node in nodes:
+        if node.kind in VALUE_KINDS:
+            continue
+        sources = {s for s, _ in node.inputs} | set(node.controls)
+        deps[node.index] = {s for s in sources if nodes[s].kind not in VALUE_KINDS}
+        variable = node.resource if node.resource is not None else node.ref
+        if variable is None:
+            continue
+        last_write, reads = accesses.get(id(variable), (None, []))
+        if node.kind in WRITE_KINDS:
+            deps[node.index].update(reads if reads else [last_write] if last_write is not None else [])
+            accesses[id(variable)] = (node.index, [])
+        else:
+            if last_write is not None:
+                deps[node.index].add(last_write)
+            accesses[id(variable)] = (last_write, reads + [node.index])
+    return deps
+
+
+def _next_thread(ready, ready_at, clock):
+    """The thread that can start a node soonest, and when."""
+    best, best_start = None, None
+    for thread, nodes in enumerate(ready):
+        if not nodes:
+            continue
+        start = max(clock[thread], min(ready_at[i] for i in nodes))
+        if best is None or start < best_start:
+            best, best_start = thread, start
+    return best, best_start
+
+
+def _others_mode(last, thread: int, now: float) -> str:
+    """'small' when another thread is in a GIL-bound stretch at `now`, else 'long' when one runs a
+    long GIL-free kernel, else 'idle'."""
+    modes = {("long" if long else "small") for k, (end, long) in enumerate(last) if k != thread and end > now}
+    return "small" if "small" in modes else "long" if modes else "idle"
+
+
+def _cost(node) -> tuple:
+    """(µs holding the GIL, µs with it released): a rough model, good enough to tell long from short."""
+    if node.kind in TRIVIAL_KINDS or node.op is None:
+        return 0.5, 0.0
+    if node.type == "MatMul":
+        return PYTHON_US, _matmul_flops(node.op) * FLOP_US
+    elements = sum(_elements(t) for t in list(node.op.inputs) + list(node.op.outputs))
+    outputs = max((_elements(t) for t in node.op.outputs), default=0)
+    if node.kind in WRITE_KINDS:
+        outputs = elements = 3 * _elements(node.op.inputs[-1]) if node.op.inputs else 0
+    work, python = elements * ELEMENT_US, PYTHON_US * NUMPY_CALLS.get(node.type, 1)
+    return (python, work) if outputs > RELEASE_ELEMENTS else (python + work, 0.0)
+
+
+def _shape(tensor):
+    shape = getattr(tensor, "shape", None)
+    return None if shape is None else [UNKNOWN_DIM if d is None else int(d) for d in shape]
+
+
+def _elements(tensor) -> int:
+    shape = _shape(tensor)
+    return 0 if shape is None else int(np.prod(shape, dtype=np.int64))
+
+
+def _matmul_flops(op) -> int:
+    a, b = (_shape(t) for t in op.inputs[:2])
+    if a is None or b is None or len(a) < 2 or len(b) < 2:
+        return 0
+    rows, inner = (a[-1], a[-2]) if op.attrs.get("transpose_a") else (a[-2], a[-1])
+    cols = b[-2] if op.attrs.get("transpose_b") else b[-1]
+    batch = int(np.prod(a[:-2], dtype=np.int64))
+    return 2 * rows * inner * cols * batch
