@@ -34,10 +34,15 @@ IN, HIDDEN, OUT = 784, 256, 10
 LR = 0.1
 
 
+WARM_UP_S = 0.3  # OpenBLAS's idle workers spin ~0.1 s after a multi-threaded call, taking a core from replicas
+
+
 def timed_ms(fn, steps: int, repeat: int = 5) -> float:
-    """Median over `repeat` rounds of the mean step time of `steps` calls, in ms."""
+    """Median over `repeat` rounds of the mean step time of `steps` calls, in ms (after WARM_UP_S of calls)."""
     fn()
-    fn()
+    end = time.perf_counter() + WARM_UP_S
+    while time.perf_counter() < end:
+        fn()
     rounds = []
     for _ in range(repeat):
         start = time.perf_counter()

@@ -1,5 +1,7 @@
 """Elementwise, matmul and reduction kernels (one body for NumPy and CuPy)."""
 
+import numpy as np
+
 from ..framework import dtypes as d
 from .registry import ALL, FLOATS, COMPLEX, NUMBERS, REAL_NUMBERS, register
 
@@ -52,9 +54,9 @@ def _add_n(xp, *arrays):
 @register("MatMul", NUMBERS)
 def _matmul(xp, a, b, transpose_a=False, transpose_b=False):
     if transpose_a:
-        a = xp.swapaxes(a, -1, -2)
+        a = a.T if a.ndim == 2 else xp.swapaxes(a, -1, -2)
     if transpose_b:
-        b = xp.swapaxes(b, -1, -2)
+        b = b.T if b.ndim == 2 else xp.swapaxes(b, -1, -2)
     return xp.matmul(a, b)
 
 
@@ -63,9 +65,17 @@ def _cast(xp, a, dtype):
     return a.astype(dtype.numpy_dtype)
 
 
+# NumPy's ufunc reductions, called directly: np.sum and friends add a Python wrapper to every call
+_HOST_REDUCTIONS = {"sum": np.add.reduce, "max": np.maximum.reduce, "min": np.minimum.reduce,
+                    "prod": np.multiply.reduce}
+
+
 def _reduction(op, name, dtypes=NUMBERS):
+    host = _HOST_REDUCTIONS.get(name)
+
     def kernel(xp, a, axis=None, keepdims=False):
-        result = getattr(xp, name)(a, axis=axis, keepdims=keepdims)
+        reduce = host if host is not None and xp is np else getattr(xp, name)
+        result = reduce(a, axis=axis, keepdims=keepdims)
         return result.astype(a.dtype, copy=False) if op in ("Sum", "Mean") and a.dtype.kind != "b" else result
     register(op, dtypes)(kernel)
 

@@ -51,24 +51,31 @@ def _sparse_softmax_xent(xp, logits, labels):
     An out-of-range label is an error on the CPU; on a GPU, as in TensorFlow, its row is NaN (checking
     would cost a device-to-host sync every step)."""
     classes = logits.shape[-1]
-    on_host = xp.__name__ == "numpy"
     invalid = None
-    if on_host and labels.size and (labels.min() < 0 or labels.max() >= classes):
-        raise _label_error(labels, classes)
-    if not on_host:
+    if xp.__name__ == "numpy":
+        if labels.size and _largest_unsigned(labels) >= classes:
+            raise _label_error(labels, classes)
+    else:
         invalid = (labels < 0) | (labels >= classes)
         labels = xp.where(invalid, 0, labels)
     shifted = logits - logits.max(axis=-1, keepdims=True)
     exp = xp.exp(shifted)
     total = exp.sum(axis=-1, keepdims=True)
-    rows = xp.arange(labels.shape[0])
-    loss = (xp.log(total[:, 0]) - shifted[rows, labels]).astype(logits.dtype, copy=False)
-    backprop = exp / total
-    backprop[rows, labels] -= 1
+    picked = xp.arange(labels.shape[0]) * classes + labels  # (row, label) in the flattened rows
+    loss = (xp.log(total[:, 0]) - shifted.reshape(-1)[picked]).astype(logits.dtype, copy=False)
+    exp /= total
+    exp.reshape(-1)[picked] -= 1
     if invalid is not None:
         loss = xp.where(invalid, xp.nan, loss).astype(logits.dtype, copy=False)
-        backprop = xp.where(invalid[:, None], xp.nan, backprop).astype(logits.dtype, copy=False)
-    return loss, backprop
+        exp = xp.where(invalid[:, None], xp.nan, exp).astype(logits.dtype, copy=False)
+    return loss, exp
+
+
+def _largest_unsigned(labels) -> int:
+    """The largest label with negative ones counted huge (read as unsigned): one pass checks both ends."""
+    if labels.dtype.kind == "i":
+        labels = labels.view(labels.dtype.str.replace("i", "u"))
+    return int(labels.max())
 
 
 def _label_error(labels, classes) -> errors.InvalidArgumentError:
