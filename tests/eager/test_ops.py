@@ -57,6 +57,20 @@ def test_softmax_and_log_softmax(on):
     close(tf.nn.log_softmax(tf.constant(X)), np.log(e / e.sum(-1, keepdims=True)))
 
 
+@pytest.mark.parametrize("label_dtype", [np.int32, np.int64])
+def test_sparse_softmax_cross_entropy_and_its_label_check(on, label_dtype):
+    labels = np.array([2, 0], label_dtype)
+    log_probs = X - X.max(-1, keepdims=True)
+    log_probs -= np.log(np.exp(log_probs).sum(-1, keepdims=True))
+    got = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant(labels), logits=tf.constant(X))
+    close(got, -log_probs[[0, 1], labels])
+    for bad in ([-1, 0], [2, 3]):  # below and above [0, 3): one check covers both ends
+        with pytest.raises(tf.errors.InvalidArgumentError, match=f"Received a label value of {max(bad, key=abs)} "
+                                                                 r"which is outside the valid range of \[0, 3\)"):
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant(np.array(bad, label_dtype)),
+                                                           logits=tf.constant(X))
+
+
 def test_matmul_and_transposes(on):
     a, b = tf.constant(X), tf.constant(Y)
     close(tf.matmul(a, b, transpose_b=True), X @ Y.T)
