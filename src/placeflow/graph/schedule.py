@@ -35,40 +35,54 @@ VALUE_KINDS = ("const", "feed")
 def gil_aware_order(plan, owner: dict) -> list:
     """The plan's computed nodes (not constants or feeds) in the order their threads should run them;
     `owner`: device name -> thread."""
-    nodes = plan.nodes
-    deps = _dependencies(plan)
-    consumers = [[] for _ in nodes]
-    for index, sources in enumerate(deps):
-        for source in sources:
-            consumers[source].append(index)
-    thread_of = [owner.get(n.device.name, 0) for n in nodes]
-    picker = _Picker(nodes, consumers, thread_of)
-    waiting = [len(d) for d in deps]
-    ready = [[] for _ in range(max(owner.values()) + 1)]   # per thread: nodes whose inputs are all done
-    ready_at = [0.0] * len(nodes)                           # when a node's last input is done (simulated µs)
-    for node in nodes:
-        if node.kind not in VALUE_KINDS and waiting[node.index] == 0:
-            ready[thread_of[node.index]].append(node.index)
-    clock = [0.0] * len(ready)
-    last = [(0.0, False)] * len(ready)                      # per thread: (end of its latest node, was it long)
-    gil_free = 0.0
-    order = []
-    while True:
-        thread, start = _next_thread(ready, ready_at, clock)
-        if thread is None:
-            return order
-        index = picker.pick(ready[thread], ready_at, start, _others_mode(last, thread, start))
-        held, free = picker.cost[index]
-        start = max(start, gil_free)
-        gil_free = start + held
+    return _Simulation(plan, owner).run()
+
+
+class _Simulation:
+    """One simulated step: threads take ready nodes by the picker's rank; the GIL serializes held time."""
+
+    def __init__(self, plan, owner):
+        nodes = plan.nodes
+        deps = _dependencies(plan)
+        self.consumers = [[] for _ in nodes]
+        for index, sources in enumerate(deps):
+            for source in sources:
+                self.consumers[source].append(index)
+        self.thread_of = [owner.get(n.device.name, 0) for n in nodes]
+        self.picker = _Picker(nodes, self.consumers, self.thread_of)
+        self.waiting = [len(d) for d in deps]
+        threads = max(owner.values()) + 1
+        self.ready = [[] for _ in range(threads)]     # per thread: nodes whose inputs are all done
+        self.ready_at = [0.0] * len(nodes)            # when a node's last input is done (simulated µs)
+        self.clock = [0.0] * threads
+        self.last = [(0.0, False)] * threads          # per thread: (end of its latest node, was it long)
+        self.gil_free = 0.0
+        for node in nodes:
+            if node.kind not in VALUE_KINDS and self.waiting[node.index] == 0:
+                self.ready[self.thread_of[node.index]].append(node.index)
+
+    def run(self) -> list:
+        """Every computed node, in the order the simulated threads started them (a topological order)."""
+        order = []
+        while True:
+            thread, now = _next_thread(self.ready, self.ready_at, self.clock)
+            if thread is None:
+                return order
+            index = self.picker.pick(self.ready[thread], self.ready_at, now, _others_mode(self.last, thread, now))
+            self._execute(thread, index, now)
+            order.append(index)
+
+    def _execute(self, thread: int, index: int, now: float) -> None:
+        held, free = self.picker.cost[index]
+        start = max(now, self.gil_free)
+        self.gil_free = start + held
         end = start + held + free
-        clock[thread], last[thread] = end, (end, picker.long[index])
-        order.append(index)
-        for consumer in consumers[index]:
-            waiting[consumer] -= 1
-            ready_at[consumer] = max(ready_at[consumer], end)
-            if waiting[consumer] == 0:
-                ready[thread_of[consumer]].append(consumer)
+        self.clock[thread], self.last[thread] = end, (end, self.picker.long[index])
+        for consumer in self.consumers[index]:
+            self.waiting[consumer] -= 1
+            self.ready_at[consumer] = max(self.ready_at[consumer], end)
+            if self.waiting[consumer] == 0:
+                self.ready[self.thread_of[consumer]].append(consumer)
 
 
 class _Picker:
