@@ -104,14 +104,15 @@ class _Picker:
             self.sink[node.index] = all(nodes[c].kind == "noop" and self.sink[c] for c in consumers[node.index])
 
     def pick(self, ready, ready_at, now: float, others: str) -> int:
-        """The next node among those ready by `now`, by rank: trivial local ones (reads, sends); the kind
-        that complements what the other threads do (long kernels while they run small ones, small
-        while they run long ones); work other threads wait for; other work that more work depends on;
-        values from other threads that work others wait for needs; work nothing depends on (updates);
-        then the remaining values from other threads. Plan order breaks ties. Taking another thread's
-        value early would idle this thread whenever that one runs late."""
-        candidates = sorted(i for i in ready if ready_at[i] <= now)
-        choice = min(candidates, key=lambda i: (self._rank(i, others), i))
+        """The next node among those ready by `now`, by rank (plan order breaks ties):
+        0. trivial local nodes (reads, sends);
+        1. the kind that complements what other threads do: long kernels while they run small ones,
+           small ones while they run a long one;
+        2. work other threads wait for, then 3. other work that more work depends on;
+        4. values from other threads needed for work others wait for;
+        5. work nothing depends on (variable updates); 6. other values from other threads.
+        Taking another thread's value early would idle this thread whenever that one runs late."""
+        choice = min((i for i in ready if ready_at[i] <= now), key=lambda i: (self._rank(i, others), i))
         ready.remove(choice)
         return choice
 
@@ -132,7 +133,7 @@ def _dependencies(plan) -> list:
     of a variable it writes (or the earlier write of a variable it reads)."""
     nodes = plan.nodes
     deps = [set() for _ in nodes]
-    accesses: dict = {}                        # variable -> (last write, reads since)
+    accesses: dict = {}                        # id(variable) -> [last write or None, reads since]
     for node in nodes:
         if node.kind in VALUE_KINDS:
             continue
@@ -141,14 +142,15 @@ def _dependencies(plan) -> list:
         variable = node.resource if node.resource is not None else node.ref
         if variable is None:
             continue
-        last_write, reads = accesses.get(id(variable), (None, []))
+        access = accesses.setdefault(id(variable), [None, []])
+        last_write, reads = access
         if node.kind in WRITE_KINDS:
-            deps[node.index].update(reads if reads else [last_write] if last_write is not None else [])
-            accesses[id(variable)] = (node.index, [])
+            deps[node.index].update(reads or ([last_write] if last_write is not None else []))
+            access[:] = [node.index, []]
         else:
             if last_write is not None:
                 deps[node.index].add(last_write)
-            accesses[id(variable)] = (last_write, reads + [node.index])
+            reads.append(node.index)
     return deps
 
 
