@@ -3,6 +3,7 @@
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
 import placeflow as tf
 from placeflow.graph import device_programs, schedule
@@ -43,12 +44,20 @@ def names_in_order(plan, order, owner, thread):
     return [plan.nodes[i].name for i in order if owner.get(plan.nodes[i].device.name) == thread]
 
 
-def test_the_order_is_topological_and_complete(make_context):
+@pytest.fixture
+def scheduled_towers(make_context):
+    """The towers run on two threads: (value, serial value, plan, owner, the schedule's order)."""
     make_context()
     four_cpus()
     with tf.compat.v1.Graph().as_default():
-        _, plan, owner = run_two_threads(towers())
-    order = schedule.gil_aware_order(plan, owner)
+        value, plan, owner = run_two_threads(towers())
+        serial = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(inter_op_parallelism_threads=-1))
+        expected = serial.run(tf.compat.v1.get_default_graph().get_tensor_by_name("total:0"))
+    return value, expected, plan, owner, schedule.gil_aware_order(plan, owner)
+
+
+def test_the_order_is_topological_and_complete(scheduled_towers):
+    _, _, plan, _, order = scheduled_towers
     computed = [n.index for n in plan.nodes if n.kind not in VALUE_KINDS]
     assert sorted(order) == computed
     position = {index: k for k, index in enumerate(order)}
@@ -59,14 +68,8 @@ def test_the_order_is_topological_and_complete(make_context):
                 assert position[source] < position[index], f"{plan.nodes[source].name} after {node.name}"
 
 
-def test_a_thread_with_two_replicas_staggers_its_long_matmuls_against_the_other_thread(make_context):
-    make_context()
-    four_cpus()
-    with tf.compat.v1.Graph().as_default():
-        value, plan, owner = run_two_threads(towers())
-        expected = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(inter_op_parallelism_threads=-1)).run(
-            tf.compat.v1.get_default_graph().get_tensor_by_name("total:0"))
-    order = schedule.gil_aware_order(plan, owner)
+def test_a_thread_with_two_replicas_staggers_its_long_matmuls_against_the_other_thread(scheduled_towers):
+    value, expected, plan, owner, order = scheduled_towers
     first = names_in_order(plan, order, owner, 0)
     second = names_in_order(plan, order, owner, 1)
     # thread 0 runs its replicas one after the other; thread 1 starts both long MatMuls first, so its
@@ -76,12 +79,8 @@ def test_a_thread_with_two_replicas_staggers_its_long_matmuls_against_the_other_
     np.testing.assert_allclose(value, expected, rtol=1e-5)
 
 
-def test_values_from_the_other_thread_are_taken_after_local_work(make_context):
-    make_context()
-    four_cpus()
-    with tf.compat.v1.Graph().as_default():
-        _, plan, owner = run_two_threads(towers())
-    order = schedule.gil_aware_order(plan, owner)
+def test_values_from_the_other_thread_are_taken_after_local_work(scheduled_towers):
+    _, _, plan, owner, order = scheduled_towers
     mine = [plan.nodes[i] for i in order if owner[plan.nodes[i].device.name] == 0]
     first_remote = next(k for k, n in enumerate(mine) if n.kind == "recv" and n.device.name.endswith("CPU:0")
                         and owner[plan.nodes[n.inputs[0][0]].device.name] == 1)
