@@ -1,6 +1,8 @@
 """The executor: partitioning with copies, concurrency (measured by step-stats overlap), errors, tracing."""
 
 import json
+import linecache
+import traceback
 import threading
 
 import numpy as np
@@ -162,7 +164,30 @@ def test_inline_plan_is_generated_code_naming_its_nodes(make_context):
         sess = tf.compat.v1.Session()
         assert sess.run(y, feed_dict={x: [0.0, 0.5]}).tolist() == pytest.approx([1.0, np.e])
     plan = next(iter(sess._plans.values()))
-    assert not plan.parallel and "K" in plan.inline.source and "F[0]" in plan.inline.source
+    assert not plan.parallel
+    assert plan.inline.source.splitlines() == [
+        "def step(F):",
+        "    v0 = F[0]  # x (Placeholder) on CPU:0",
+        "    v2 = N2(v0, C1)  # mul (Mul) on CPU:0",
+        "    v3 = N3(v2)  # y (Exp) on CPU:0",
+        "    return [v3]",
+    ]
+    filename = plan.inline.__code__.co_filename
+    assert linecache.getline(filename, 4) == "    v3 = N3(v2)  # y (Exp) on CPU:0\n"
+
+
+def test_a_failing_line_names_its_node_in_the_traceback(make_context):
+    with tf.compat.v1.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, shape=[None], name="x")
+        y = tf.compat.v1.placeholder(tf.float32, shape=[None], name="y")
+        first = tf.exp(x, name="first")
+        total = tf.add(first, y, name="total")
+        sess = tf.compat.v1.Session()
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            sess.run(total, feed_dict={x: [1.0, 2.0], y: [1.0, 2.0, 3.0]})
+    assert "[[{{node total}}]]" in info.value.message
+    cause = "".join(traceback.format_exception(info.value.__cause__))
+    assert "# total (AddV2) on CPU:0" in cause
 
 
 def test_lanes_are_shared_across_sessions_unless_per_session(make_context):

@@ -111,7 +111,7 @@ def test_a_write_then_read_of_one_variable_keeps_its_order(make_context):
 
 
 def fake_plan(types, cuda=False):
-    device = SimpleNamespace(name="d", is_cuda=cuda)
+    device = SimpleNamespace(name="d", host_backed=not cuda)
     return SimpleNamespace(nodes=[SimpleNamespace(index=i, type=t, kind="kernel", device=device)
                                   for i, t in enumerate(types)])
 

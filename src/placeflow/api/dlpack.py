@@ -41,6 +41,6 @@ def _on_cuda(array, device_id):
     from ..config.context import context
     from ..runtime import registry
     for device in registry.devices(context()):
-        if device.is_cuda and device.cuda_ordinal == device_id:
+        if not device.host_backed and device.cuda_ordinal == device_id:
             return EagerTensor(array, device)
     raise ValueError(f"The DLPack tensor lives on CUDA device {device_id}, which is not a placeflow device here.")

@@ -38,7 +38,7 @@ def all_reduce(values, devices, reduce_op):
     if graph_mode.active() is None:
         arrays = reduce_arrays([v._value for v in values], runtime_devices, reduce_op)
         from ..eager.tensor import EagerTensor
-        return [EagerTensor(d.adopt(a), d) for a, d in zip(arrays, runtime_devices)]
+        return [EagerTensor(d.charge(a), d) for a, d in zip(arrays, runtime_devices)]
     group = Rendezvous(runtime_devices, reduce_op)
     outputs = []
     for rank, (value, name) in enumerate(zip(values, devices)):
@@ -52,7 +52,7 @@ def all_reduce(values, devices, reduce_op):
 
 def reduce_arrays(arrays, devices, reduce_op) -> list:
     """Sum (or mean) of `arrays`, one result per device: NCCL on real GPUs, NumPy otherwise."""
-    if all(d.is_cuda for d in devices):
+    if not any(d.host_backed for d in devices):
         ordinals = [d.cuda_ordinal for d in devices]
         if len(set(ordinals)) == len(ordinals):
             return _nccl(arrays, devices, reduce_op)

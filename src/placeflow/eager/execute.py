@@ -10,7 +10,6 @@ from __future__ import annotations
 from ..config import context as context_module
 from ..config.placement_log import logger as placement_logger
 from ..framework import errors, graph_mode
-from ..memory.oom import DeviceOutOfMemory, log_exhausted
 from ..placement import policy, report
 from ..placement.scope import current as current_scope
 from ..placement.scope import resolve
@@ -56,20 +55,12 @@ def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
     args = [x._value if x.__class__ is EagerTensor and x._device is device else _to_device(x, device, op, i, ctx)
             for i, x in enumerate(inputs)]
     decision.count += 1
-    fn = decision.kernel.fn
-    try:
-        if device.is_cuda:
-            with device.activate():
-                out = fn(device.xp, *args, **attrs) if attrs else fn(device.xp, *args)
-        else:
-            out = fn(device._xp, *args, **attrs) if attrs else fn(device._xp, *args)
-        if out.__class__ is tuple:
-            outputs = [EagerTensor(device.adopt(o), device) for o in out]
-        else:
-            outputs = EagerTensor(device.adopt(out), device)
-    except DeviceOutOfMemory as exc:
-        log_exhausted(exc, op)
-        raise exc.for_op(op, name) from None
+    kernel = decision.kernel
+    out = device.run(op, kernel.fn, args, attrs, name, kernel.presize)
+    if out.__class__ is tuple:
+        outputs = [EagerTensor(o, device) for o in out]
+    else:
+        outputs = EagerTensor(out, device)
     if ctx.log_device_placement:
         placement_logger.info("Executing op %s in device %s", op, device.name)
     if tape.active_count:
@@ -93,10 +84,7 @@ def _decide(ctx, key, name):
 def _to_device(value, device, op, index, ctx):
     """An input that is not already on `device`: a host literal, or a tensor to copy."""
     if value.__class__ is not EagerTensor:
-        if not device.is_cuda:
-            return value
-        with device.activate():  # upload onto this GPU, not whichever one is current
-            return device.xp.asarray(value)
+        return value if device.host_backed else device.upload(value)
     src = value._device
     if ctx.strict_placement and op not in COPY_EXEMPT_OPS:
         raise errors.InvalidArgumentError(None, None, (

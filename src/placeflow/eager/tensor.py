@@ -59,11 +59,12 @@ class EagerTensor:
         return array if dtype is None else array.astype(dtype, copy=False)
 
     def __dlpack__(self, stream=None, **kwargs):
-        value = self._value if self._device.is_cuda else self.numpy()
-        return value.__dlpack__(stream=stream, **kwargs) if self._device.is_cuda else value.__dlpack__(**kwargs)
+        if not self._device.host_backed:
+            return self._value.__dlpack__(stream=stream, **kwargs)
+        return self.numpy().__dlpack__(**kwargs)
 
     def __dlpack_device__(self):
-        value = self._value if self._device.is_cuda else self.numpy()
+        value = self.numpy() if self._device.host_backed else self._value
         return value.__dlpack_device__()
 
     def __len__(self) -> int:

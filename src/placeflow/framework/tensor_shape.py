@@ -55,3 +55,11 @@ class TensorShape(tuple):
         return equal if equal is NotImplemented else not equal
 
     __hash__ = tuple.__hash__
+
+
+def elements(shape) -> int:
+    """The number of elements of `shape`, as an exact Python int (never an overflowing NumPy product)."""
+    count = 1
+    for dim in shape:
+        count *= int(dim)
+    return count

@@ -1,68 +1,77 @@
-"""The inline execution plan: a plan compiled once into straight-line Python, one line per node.
+"""Generated plan code: a plan compiled once into straight-line Python, one line per node.
 
     def step(F):
-        n = 3; v3 = K3(X3, C0, F[0])
-        n = 4; v4 = K4(X4, v3, **A4)
+        v3 = N3(C0, F[0])    # a (Mul) on CPU:0
+        v4 = N4(v3)          # b (Relu) on CPU:0
         return [v4]
 
-Kernels, namespaces, attributes and constants are bound as globals of the generated function, so a
-node costs one kernel call and a local store. Nodes on a CUDA device run inside one
-`with device.activate():` block per stretch of consecutive nodes on that device.
+Every line calls the node's one callable (`node.call`, see partition) and stores its value in a
+local. The source is registered with `linecache`, so tracebacks and pdb show it, and each line's
+node is known: `failed_node` finds the node whose line raised.
 """
 
 from __future__ import annotations
 
 import itertools
-
-from .state import write_variable
+import linecache
+import weakref
 
 _counter = itertools.count()
+_line_nodes: dict = {}  # generated file name -> {line number: node index}
 
 
 def compile_inline(plan):
     """A function `step(feed_values) -> [fetched values]` that runs `plan` in the calling thread."""
-    env = {"write_variable": write_variable}
+    env: dict = {}
     lines = ["def step(F):"]
-    names = {}
-    active_cuda = None
+    line_nodes = {}
+    names: dict = {}
     for node in plan.nodes:
-        expr = _bind(node, env, names)
+        expr = bind(node, env, names)
         if expr is None:
             continue
-        if node.device.is_cuda and node.kind == "kernel":
-            if active_cuda is not node.device:
-                env[f"D{node.index}"] = node.device
-                lines.append(f"    with D{node.index}.activate():")
-                active_cuda = node.device
-            lines.append(f"        n = {node.index}; {expr}")
-        else:
-            active_cuda = None
-            lines.append(f"    n = {node.index}; {expr}")
-    fetched = ", ".join(_ref(names, i, p) for i, p in plan.fetches)
+        lines.append(f"    {expr}")
+        line_nodes[len(lines)] = node.index
+        describe(lines, node)
+    fetched = ", ".join(ref(names, i, p) for i, p in plan.fetches)
     lines.append(f"    return [{fetched}]")
-    return compile_generated(lines, env, "step", "")
+    return compile_generated(lines, env, "step", "", line_nodes)
 
 
-def compile_generated(lines, env, name: str, label: str):
-    """Compile generated `lines` (no user strings in them) with globals `env`; returns function `name`,
-    its source attached. Its file name starts '<placeflow plan' so failed_node can find its frame."""
-    source = "\n".join(lines)
+def describe(lines: list, node) -> None:
+    """End the last line with a comment naming the node: `# name (OpType) on DEVICE:0`."""
+    text = f"{node.name} ({node.type}) on {node.device.short_name}"
+    lines[-1] += "  # " + text.encode("unicode_escape").decode("ascii")
+
+
+def compile_generated(lines, env, name: str, label: str, line_nodes: dict):
+    """Compile generated `lines` (no user strings in them but escaped comments) with globals `env`;
+    returns function `name`, its source attached and registered with linecache."""
+    source = "\n".join(lines) + "\n"
     filename = f"<placeflow plan {next(_counter)}{label}>"
     exec(compile(source, filename, "exec"), env)  # noqa: S102 - our own generated code
     function = env[name]
     function.source = source
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    _line_nodes[filename] = line_nodes
+    weakref.finalize(function, _forget, filename)
     return function
 
 
-def _ref(names, index, port) -> str:
+def _forget(filename: str) -> None:
+    linecache.cache.pop(filename, None)
+    _line_nodes.pop(filename, None)
+
+
+def ref(names, index, port) -> str:
+    """How generated code names output `port` of node `index`."""
     name = names[index]
     return name if port is None else f"{name}[{port}]"
 
 
-def _bind(node, env, names):
+def bind(node, env, names):
     """Register `node`'s globals; return its statement (None when it needs none)."""
     i = node.index
-    args = ", ".join(_ref(names, s, p) for s, p in node.inputs)
     kind = node.kind
     names[i] = f"v{i}"
     if kind == "const":
@@ -72,41 +81,38 @@ def _bind(node, env, names):
     if kind == "feed":
         return f"v{i} = F[{node.feed_index}]"
     if kind == "send":
-        names[i] = _ref(names, *node.inputs[0])
+        names[i] = ref(names, *node.inputs[0])
         return None
-    if kind == "kernel":
-        env[f"K{i}"] = node.fn
-        env[f"X{i}"] = node.device.xp if node.device.is_cuda else node.device._xp
-        call_args = f"X{i}, {args}" if args else f"X{i}"
-        if node.attrs:
-            env[f"A{i}"] = node.attrs
-            call_args += f", **A{i}"
-        return f"v{i} = K{i}({call_args})"
-    if kind == "recv":
-        env[f"Y{i}"] = node.fn
-        return f"v{i} = Y{i}({args})"
-    if kind == "deref":
-        env[f"R{i}"] = node.ref
-        return f"v{i} = R{i}.get()"
-    if kind == "assign_ref":
-        env[f"R{i}"] = node.ref
-        return f"v{i} = R{i}.{node.fn}({args})"
-    if kind == "read_var":
-        env[f"V{i}"] = node.resource
-        return f"v{i} = V{i}._value"
-    if kind == "write_var":
-        env[f"N{i}"] = node
-        return f"v{i} = write_variable(N{i}, {args})"
-    names[i] = "None"
-    return None  # noop
+    if kind == "noop":
+        names[i] = "None"
+        return None
+    env[f"N{i}"] = node.call
+    args = ", ".join(ref(names, s, p) for s, p in node.inputs)
+    return f"v{i} = N{i}({args})"
 
 
-def failed_node(exc) -> int:
-    """The index of the node whose line raised `exc` inside a generated step function."""
+def clear_plan_frames(exc) -> None:
+    """Drop the locals of the generated step frame in `exc`'s traceback and of every frame it called:
+    a failed step's intermediates go back to their devices now, not when the error is collected."""
     tb = exc.__traceback__
-    index = 0
+    inside = False
     while tb is not None:
-        if tb.tb_frame.f_code.co_filename.startswith("<placeflow plan"):
-            index = tb.tb_frame.f_locals.get("n", 0)
+        inside = inside or tb.tb_frame.f_code.co_filename in _line_nodes
+        if inside:
+            try:
+                tb.tb_frame.clear()
+            except RuntimeError:  # still executing
+                pass
+        tb = tb.tb_next
+
+
+def failed_node(exc):
+    """The index of the node whose generated line raised `exc` (the innermost such line), or None."""
+    tb = exc.__traceback__
+    index = None
+    while tb is not None:
+        line_nodes = _line_nodes.get(tb.tb_frame.f_code.co_filename)
+        if line_nodes is not None:
+            index = line_nodes.get(tb.tb_lineno, index)
         tb = tb.tb_next
     return index

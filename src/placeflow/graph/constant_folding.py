@@ -28,12 +28,11 @@ def fold(node, op, nodes) -> bool:
         if value is None:
             return False
         args.append(value)
-    if node.device.is_cuda:
-        with node.device.activate():
-            value = node.fn(node.device.xp, *args, **node.attrs)
-    else:
-        value = node.fn(node.device._xp, *args, **node.attrs)
-    node.kind, node.value, node.inputs, node.expensive = "const", value, [], False
+    try:
+        value = node.call(*args)
+    except Exception:  # noqa: BLE001 - left to run (and fail with the node's name) when the step runs
+        return False
+    node.kind, node.call, node.value, node.inputs, node.expensive = "const", None, value, [], False
     return True
 
 
@@ -48,6 +47,6 @@ def _known_input(op, position, source, port, device):
     if position in SHAPE_ONLY_INPUTS.get(op.type, ()):
         tensor = op.inputs[position]
         if tensor.shape is not None and None not in tensor.shape and tensor.dtype is not None:
-            xp = device.xp if device.is_cuda else device._xp
-            return xp.zeros(tuple(tensor.shape), dtype=tensor.dtype.numpy_dtype)
+            with device.activate():
+                return device.xp.zeros(tuple(tensor.shape), dtype=tensor.dtype.numpy_dtype)
     return None

@@ -25,7 +25,6 @@ import time
 
 from ..ops.collective_kernels import COLLECTIVE_OPS
 from . import codegen, schedule
-from .state import write_variable
 from .step_stats import NodeExecStats
 
 VALUE_KINDS = ("const", "feed")
@@ -62,7 +61,11 @@ class DevicePrograms:
             for k, group in enumerate(self.groups[1:], start=1):
                 lanes[group[0].name].submit(step.run_program, k)
             step.run_program(0)
-            step.finished.acquire()
+            try:
+                step.finished.acquire()
+            except BaseException as exc:  # interrupted while waiting: cancel the other threads, then wait
+                step.fail(exc)
+                step.finished.acquire()
         if step.error is not None:
             for collective in self.collectives:
                 collective.reset()
@@ -78,13 +81,13 @@ def thread_groups(plan, host_threads: int) -> list:
     for node in plan.nodes:
         if node.kind not in VALUE_KINDS:
             devices.setdefault(node.device.name, node.device)
-    host = [d for d in devices.values() if not d.is_cuda]
+    host = [d for d in devices.values() if d.host_backed]
     collective = any(n.type in COLLECTIVE_OPS for n in plan.nodes)
     if collective or len(host) <= host_threads:
         return [[d] for d in devices.values()]
     size = -(-len(host) // host_threads)  # contiguous runs: neighbours pair up in tree reductions
     groups = [host[k:k + size] for k in range(0, len(host), size)]
-    return groups + [[d] for d in devices.values() if d.is_cuda]
+    return groups + [[d] for d in devices.values() if not d.host_backed]
 
 
 def _signals(plan, owner):
@@ -112,7 +115,7 @@ def _run_order(plan, owner, threads: int) -> list:
     """Node indices in the order the programs run them: GIL-aware on host devices sharing the
     interpreter (schedule), else the plan's. Collectives keep plan order: every device must meet them
     in the same order."""
-    host_only = all(not n.device.is_cuda for n in plan.nodes if n.kind not in VALUE_KINDS)
+    host_only = all(n.device.host_backed for n in plan.nodes if n.kind not in VALUE_KINDS)
     if threads < 2 or not host_only or any(n.type in COLLECTIVE_OPS for n in plan.nodes):
         return list(range(len(plan.nodes)))
     values = [n.index for n in plan.nodes if n.kind in VALUE_KINDS]
@@ -121,17 +124,17 @@ def _run_order(plan, owner, threads: int) -> list:
 
 def _compile(plan, order, thread, owner, waits, slots, fetched, traced):
     """The generated program of one thread: its devices' nodes in `order`, with waits, stores and signals."""
-    env = {"write_variable": write_variable, "P": time.perf_counter_ns}
+    env = {"P": time.perf_counter_ns}
     names: dict = {}
     lines = ["def program(F, S, W, E, R):"]
-    active_cuda = None
+    line_nodes = {}
     for node in (plan.nodes[i] for i in order):
         i = node.index
         if node.kind in VALUE_KINDS or owner[node.device.name] != thread:
             names[i] = _remote_name(node, env, names)
             continue
         statements = [f"W({slot})" for slot in waits.get(i, ())]
-        expr = codegen._bind(node, env, names)
+        expr = codegen.bind(node, env, names)
         if expr is not None:
             statements += ["t = P()", expr, f"R({i}, t, v{i})"] if traced else [expr]
         elif traced and node.kind == "send":  # a send only hands its value over; step stats still list it
@@ -142,16 +145,13 @@ def _compile(plan, order, thread, owner, waits, slots, fetched, traced):
             statements.append(f"E[{slots[i]}].release()")
         if not statements:
             continue
-        cuda = node.device if node.device.is_cuda and node.kind == "kernel" else None
-        if cuda is not None and cuda is not active_cuda:
-            env[f"D{i}"] = cuda
-            lines.append(f"    with D{i}.activate():")
-        active_cuda = cuda
-        lines.append(("        " if cuda else "    ") + f"n = {i}; " + "; ".join(statements))
+        lines.append("    " + "; ".join(statements))
+        line_nodes[len(lines)] = i
+        codegen.describe(lines, node)
     lines.append("    return None")
     devices = "+".join(d.short_name for d in {n.device.name: n.device for n in plan.nodes
                                               if owner.get(n.device.name) == thread}.values())
-    return codegen.compile_generated(lines, env, "program", f" on {devices}")
+    return codegen.compile_generated(lines, env, "program", f" on {devices}", line_nodes)
 
 
 def _remote_name(node, env, names) -> str:
@@ -163,7 +163,7 @@ def _remote_name(node, env, names) -> str:
     if node.kind == "feed":
         return f"F[{node.feed_index}]"
     if node.kind == "send":
-        return codegen._ref(names, *node.inputs[0])
+        return codegen.ref(names, *node.inputs[0])
     return f"S[{i}]"
 
 
@@ -196,24 +196,29 @@ class _ProgramStep:
 
     def run_program(self, k) -> None:
         """Run thread `k`'s program; on failure, record the error and wake everyone."""
-        record = self._recorder() if self.collector is not None else None
         try:
+            record = self._recorder() if self.collector is not None else None
             self.programs.functions[k](self.feeds, self.values, self.wait, self.signals, record)
         except _Cancelled:
             pass
-        except BaseException as exc:  # noqa: BLE001 - the first error cancels the step
-            self._fail(exc)
-        with self._lock:
-            self._left -= 1
-            if self._left == 0:
-                self.finished.release()
+        except BaseException as exc:  # noqa: BLE001 - the first error (an interrupt too) cancels the step
+            self.fail(exc)
+        finally:
+            with self._lock:
+                self._left -= 1
+                if self._left == 0:
+                    self.finished.release()
 
-    def _fail(self, exc) -> None:
+    def fail(self, exc) -> None:
+        """Record the step's first error and wake every waiting thread and collective."""
         from .executor import node_error
+        index = codegen.failed_node(exc)
+        error = node_error(exc, None if index is None else self.programs.plan.nodes[index])
+        codegen.clear_plan_frames(exc)
         with self._lock:
             if self.error is not None:
                 return
-            self.error = node_error(exc, self.programs.plan.nodes[codegen.failed_node(exc)])
+            self.error = error
         for signal in self.signals:
             _release(signal)
         for collective in self.programs.collectives:

@@ -17,10 +17,10 @@ import threading
 import time
 
 from ..framework import errors
+from ..runtime import kernel_errors
 from ..ops.collective_kernels import COLLECTIVE_OPS
 from . import codegen, device_programs
 from . import lanes as lanes_module
-from .state import write_variable
 from .step_stats import NodeExecStats, StepStatsCollector
 
 
@@ -38,10 +38,26 @@ def run(plan, feed_values, lanes=None, collector: StepStatsCollector | None = No
         if plan.inline is None:
             plan.inline = codegen.compile_inline(plan)
         try:
-            return plan.inline(feed_values)
-        except Exception as exc:  # noqa: BLE001 - re-raised below with the failing node's name
-            raise node_error(exc, plan.nodes[codegen.failed_node(exc)]) from exc
+            fetched = plan.inline(feed_values)
+        except BaseException as exc:  # noqa: BLE001 - re-raised with the failing node's name
+            _reraise(exc, plan, codegen.failed_node(exc))
+        _count_host_transients(plan)
+        return fetched
+    _count_host_transients(plan)
     return [values[i] if port is None else values[i][port] for i, port in plan.fetches]
+
+
+def _count_host_transients(plan) -> None:
+    for memory, nbytes in plan.host_transients:
+        memory.allocator.count_transient(nbytes)
+
+
+def _reraise(exc, plan, index):
+    error = node_error(exc, None if index is None else plan.nodes[index])
+    codegen.clear_plan_frames(exc)
+    if error is exc:
+        raise exc
+    raise error from exc
 
 
 def collective_groups(plan) -> list:
@@ -58,39 +74,16 @@ def _device_programs(plan, traced: bool, host_threads: int):
     return programs
 
 
-def node_error(exc, node) -> errors.OpError:
-    """`exc` raised by `node`, as an OpError naming the node (TensorFlow's `[[{{node x}}]]` framing)."""
-    if isinstance(exc, errors.OpError):
-        if "{{node " in exc.message:
-            return exc
-        cls, message = type(exc), exc.message
-    else:
-        cls, message = errors.InvalidArgumentError, f"{type(exc).__name__}: {exc}"
-    return cls(None, node.op, f"{message}\n\t [[{{{{node {node.name}}}}}]]")
+def node_error(exc, node):
+    """The error to raise for `exc` raised by plan node `node` (None: no node's line raised it)."""
+    if node is None:
+        return kernel_errors.as_op_error(exc, "step", None, None) if not isinstance(exc, errors.OpError) else exc
+    return kernel_errors.for_node(exc, node)
 
 
 def compute(node, values):
     """Run one node on its inputs from `values`; returns its output (a tuple for multi-output ops)."""
-    args = [values[s] if p is None else values[s][p] for s, p in node.inputs]
-    kind = node.kind
-    if kind == "kernel":
-        if node.device.is_cuda:
-            with node.device.activate():
-                return node.fn(node.device.xp, *args, **node.attrs)
-        return node.fn(node.device._xp, *args, **node.attrs)
-    if kind == "recv":
-        return node.fn(args[0])
-    if kind == "send":
-        return args[0]
-    if kind == "deref":
-        return node.ref.get()
-    if kind == "assign_ref":
-        return getattr(node.ref, node.fn)(args[0])
-    if kind == "read_var":
-        return node.resource._value
-    if kind == "write_var":
-        return write_variable(node, args[0])
-    return None  # noop
+    return node.call(*[values[s] if p is None else values[s][p] for s, p in node.inputs])
 
 
 def _run_serial(plan, feed_values, collector) -> list:
@@ -102,8 +95,8 @@ def _run_serial(plan, feed_values, collector) -> list:
         start = time.perf_counter_ns()
         try:
             values[node.index] = compute(node, values)
-        except Exception as exc:  # noqa: BLE001
-            raise node_error(exc, node) from exc
+        except BaseException as exc:  # noqa: BLE001
+            _reraise(exc, plan, node.index)
         collector.record(NodeExecStats.of(node, thread, start, time.perf_counter_ns(), values[node.index]))
     return values
 
@@ -173,7 +166,7 @@ class _Step:
         start = time.perf_counter_ns()
         try:
             self.values[node.index] = compute(node, self.values)
-        except Exception as exc:  # noqa: BLE001 - the first error cancels the step
+        except BaseException as exc:  # noqa: BLE001 - the first error (an interrupt too) cancels the step
             with self.lock:
                 if self.error is not None:
                     return

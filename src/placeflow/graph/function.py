@@ -97,7 +97,7 @@ class ConcreteFunction:
                 values = self._run(plan, tensors)
         if ctx.log_device_placement:
             placement_logger.info("Executing op %s in device %s", self.function_name, registry.devices(ctx)[0].name)
-        results = iter([EagerTensor(plan.nodes[i].device.adopt(v), plan.nodes[i].device)
+        results = iter([EagerTensor(plan.nodes[i].device.charge(v), plan.nodes[i].device)
                         for (i, _), v in zip(plan.fetches, values)])
         leaves = [next(results) if isinstance(leaf, Tensor) else leaf for leaf in self._leaves]
         return nest.pack_as(self.structured_outputs, leaves, True)

@@ -7,10 +7,12 @@ compute stream; CPU lanes share the inter-op thread budget (cores by default).
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import threading
 
+_log = logging.getLogger("placeflow.executor")
 _shared: dict = {}
 _lock = threading.Lock()
 
@@ -43,7 +45,10 @@ class Lane:
             fn, args = self._queue.get()
             if fn is None:
                 return
-            fn(*args)
+            try:
+                fn(*args)
+            except BaseException:  # noqa: BLE001 - the work reports its own errors; the lane must live on
+                _log.exception("placeflow: work on lane %s raised outside its step; the lane keeps running", self.name)
 
     def close(self) -> None:
         """Stop this lane's threads once their queued work is done."""

@@ -3,9 +3,16 @@
 Every data edge between two devices gets a `_Send` node on the source device and a `_Recv` node
 on the destination (one pair per tensor and destination device, shared by all consumers there).
 Constants are materialized on the device that uses them once, when the plan is built.
+
+Every node that computes something has one callable, `node.call(*inputs) -> output`: a kernel
+made by its device's `node_call` (activation, memory charge), a copy, a variable read or write.
+Constants and feeds have values instead, and a `_Send` passes its input on. Runners interpret
+nothing else.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -15,6 +22,7 @@ from ..ops.registry import find_kernel
 from ..placement import report
 from ..runtime.transfer import copy_array
 from . import constant_folding
+from .state import write_variable
 
 HEAVY_OPS = frozenset({"MatMul"})
 HEAVY_ELEMENTS = 1 << 16
@@ -24,12 +32,12 @@ REF_CONSUMERS = {"Assign": "assign", "AssignAdd": "assign_add", "AssignSub": "as
 class Node:
     """One step of a plan: how to compute it, on which device, from which earlier nodes."""
 
-    __slots__ = ("index", "name", "type", "device", "kind", "call", "fn", "attrs", "inputs", "controls",
+    __slots__ = ("index", "name", "type", "device", "kind", "call", "attrs", "inputs", "controls",
                  "consumers", "value", "op", "expensive", "feed_index", "ref", "resource")
 
     def __init__(self, index, name, op_type, device, kind, op=None):
         self.index, self.name, self.type, self.device, self.kind, self.op = index, name, op_type, device, kind, op
-        self.call = self.fn = self.value = self.ref = self.resource = None
+        self.call = self.value = self.ref = self.resource = None
         self.attrs: dict = {}
         self.inputs: list = []      # (source node index, output port or None)
         self.controls: list = []    # source node indices
@@ -55,6 +63,7 @@ class Plan:
         self.roots: list = []       # nodes ready when a step starts
         self.inline = None          # generated single-thread step function (codegen)
         self.device_programs: dict = {}  # (traced, host threads) -> compiled per-device programs
+        self.host_transients: list = []  # (host memory, bytes its kernel nodes make per step)
 
 
 def needed_ops(fetch_ops, fed_ops) -> list:
@@ -82,6 +91,7 @@ def build_plan(ops, placed, fetches, feeds, store=None) -> Plan:
     plan.fetches = [builder.output_of(t, builder.device_of(t.op)) if hasattr(t, "value_index") else
                     (builder.index[t], None) for t in fetches]
     _link_consumers(plan)
+    plan.host_transients = _host_transients(plan)
     plan.width = _parallel_width(plan)
     # collective nodes block until every device's node arrives: they need one thread per device lane
     plan.parallel = plan.width > 1 or any(n.type in COLLECTIVE_OPS for n in plan.nodes)
@@ -137,27 +147,25 @@ class _Builder:
         if op.type in REF_CONSUMERS and op.inputs[0].op.type == "VariableV2":
             node = self.new_node(op.name, op.type, device, "assign_ref", op)
             node.ref = self.plan.nodes[inputs[0][0]].ref
-            node.fn = REF_CONSUMERS[op.type]
+            node.call = getattr(node.ref, REF_CONSUMERS[op.type])
             inputs = inputs[1:]
         elif op.resource is not None:
             kind = "read_var" if op.type == "ReadVariableOp" else "write_var"
             node = self.new_node(op.name, op.type, device, kind, op)
             node.resource = op.resource
-            node.fn = op.type
-            if kind == "write_var":
+            if kind == "read_var":
+                node.call = functools.partial(getattr, op.resource, "_value")
+            else:
                 node.attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
-                kernel = find_kernel(op.type, device.device_type, op.dtype)
-                node.call = kernel.fn if kernel is not None else None
+                node.call = functools.partial(write_variable, op.type, op.resource, _kernel(op, device), node.attrs)
         elif op.type == "NoOp":
             node = self.new_node(op.name, op.type, device, "noop", op)
+            node.call = _no_output
         else:
             node = self.new_node(op.name, op.type, device, "kernel", op)
-            kernel = find_kernel(op.type, device.device_type, op.dtype)
-            if kernel is None:
-                raise errors.InvalidArgumentError(None, op, f"No {device.device_type} kernel for {op.type} "
-                                                  f"({op.name}) with dtype {op.dtype}.")
-            node.fn = kernel.fn
+            kernel = _kernel(op, device)
             node.attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
+            node.call = device.node_call(op.type, kernel.fn, node.attrs, kernel.presize)
         node.inputs = inputs
         node.expensive = _is_expensive(op)
         if node.kind == "kernel":
@@ -188,6 +196,7 @@ class _Builder:
         if var_node.index not in self.derefs:
             node = self.new_node(var_node.name, "VariableV2", var_node.device, "deref", var_node.op)
             node.ref = var_node.ref
+            node.call = var_node.ref.get
             node.controls = [var_node.index]
             self.derefs[var_node.index] = node.index
         return self.derefs[var_node.index]
@@ -207,10 +216,11 @@ class _Builder:
         self.transfer_count += 1
         send = self.new_node(f"{source.name}/_{self.transfer_count}", "_Send", source.device, "send")
         send.inputs = [(source.index, port)]
+        send.call = _pass_on
         self.transfer_count += 1
         recv = self.new_node(f"{source.name}/_{self.transfer_count}", "_Recv", device, "recv")
         recv.inputs = [(send.index, None)]
-        recv.fn = _copier(source.device, device)
+        recv.call = _copier(source.device, device)
         self.transfers[key] = recv.index
         return recv.index
 
@@ -230,10 +240,42 @@ def _materialize(op, device):
     source = op.attrs.get("_value_device")
     if source is not None:
         return value if source is device else copy_array(value, source, device)
-    if device.is_cuda:
-        with device.activate():
-            return device.xp.asarray(value)
+    return value if device.device_type == "CPU" else device.upload(value)
+
+
+def _kernel(op, device):
+    kernel = find_kernel(op.type, device.device_type, op.dtype)
+    if kernel is None:
+        raise errors.InvalidArgumentError(None, op, f"No {device.device_type} kernel for {op.type} "
+                                          f"({op.name}) with dtype {op.dtype}.")
+    return kernel
+
+
+def _no_output(*controls):
+    return None
+
+
+def _pass_on(value):
+    """A _Send's body: its value goes to the _Recv as it is."""
     return value
+
+
+def _host_transients(plan) -> list:
+    """Per host memory, the bytes its kernel nodes make in one step (from static shapes): a step counts
+    them as allocated and freed, so the host's peak includes a plan's intermediates."""
+    totals: dict = {}
+    for node in plan.nodes:
+        if node.kind != "kernel" or node.device.device_type != "CPU" or node.op is None:
+            continue
+        nbytes = 0
+        for tensor in node.op.outputs:
+            shape, dtype = tensor.shape, tensor.dtype
+            if shape is None or None in shape or dtype is None or dtype.numpy_dtype.kind in "OUS":
+                continue
+            nbytes += int(np.prod(shape, dtype=np.int64)) * dtype.numpy_dtype.itemsize
+        memory = node.device.memory
+        totals[id(memory)] = (memory, totals.get(id(memory), (memory, 0))[1] + nbytes)
+    return [entry for entry in totals.values() if entry[1]]
 
 
 def _is_expensive(op) -> bool:

@@ -199,10 +199,9 @@ def default_session_for(element, session=None) -> Session:
 
 
 def _on_device(value, device):
-    if device is None or not device.is_cuda:
+    if device is None or device.device_type == "CPU":
         return value
-    with device.activate():
-        return device.xp.asarray(value)
+    return device.upload(value)
 
 
 def _feed_array(tensor, value) -> np.ndarray:

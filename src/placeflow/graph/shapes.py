@@ -69,7 +69,7 @@ def _reduce(shapes, attrs):
     shape = shapes[0]
     axis = attrs.get("axis")
     if shape is None:
-        return None
+        return () if axis is None and not attrs.get("keepdims") else None
     axes = range(len(shape)) if axis is None else [a % len(shape) for a in np.atleast_1d(axis)]
     if attrs.get("keepdims"):
         return tuple(1 if i in axes else d for i, d in enumerate(shape))
@@ -130,6 +130,8 @@ _RULES = {
     "ConcatV2": _concat,
     "Pack": _pack,
     "Fill": lambda shapes, attrs: tuple(attrs["shape"]),
+    "Tile": lambda shapes, attrs: None if shapes[0] is None or len(shapes[0]) != len(attrs["multiples"]) else
+    tuple(None if d is None else d * int(m) for d, m in zip(shapes[0], attrs["multiples"])),
     "Shape": lambda shapes, attrs: (None if shapes[0] is None else len(shapes[0]),),
     "Where": lambda shapes, attrs: (None, None if shapes[0] is None else len(shapes[0])),
     "NoOp": lambda shapes, attrs: (),

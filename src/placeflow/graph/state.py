@@ -55,7 +55,7 @@ class Slot:
             raise errors.InvalidArgumentError(None, self.op, (
                 f"Assign requires shapes of both tensors to match. lhs shape= {list(shape)} rhs shape= "
                 f"{list(value.shape)}"))
-        value = self.device.adopt(value)
+        value = self.device.charge(value)
         with self.store._lock:
             self.store._values[self.op] = value
         return value
@@ -69,10 +69,7 @@ class Slot:
         return self.assign(self.get() - delta)
 
 
-def write_variable(node, value) -> None:
-    """Assign*/ResourceApply* on a captured eager variable (its kernel), charging the new value to its device."""
-    var = node.resource
-    if node.fn != "AssignVariableOp":
-        device = var._device
-        value = node.call(device.xp if device.is_cuda else device._xp, var._value, value, **node.attrs)
-    var._value = var._device.adopt(value)
+def write_variable(op_type: str, var, kernel, attrs: dict, value) -> None:
+    """Assign*/ResourceApply* on a captured eager variable, through its device's kernel call (which
+    charges the new value to the device); the variable changes only when the kernel succeeded."""
+    var._value = var._device.run(op_type, kernel.fn, (var._value, value), attrs, var.name)

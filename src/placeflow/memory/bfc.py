@@ -141,6 +141,13 @@ class BFCAllocator:
         finally:
             self._release()
 
+    def fits(self, nbytes: int) -> bool:
+        """Whether `nbytes` more could fit under the limit now (ignoring fragmentation)."""
+        if self.pending:
+            with self._lock:
+                self._drain()
+        return rounded_size(nbytes) <= self.limit - self.in_use
+
     def queue_free(self, chunk: Chunk) -> None:
         """Give `chunk` back; safe from any thread and from garbage-collector callbacks."""
         self.pending.append(chunk)

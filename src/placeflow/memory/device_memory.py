@@ -119,13 +119,23 @@ class DeviceMemory:
         memory = cupy.cuda.UnownedMemory(chunk.ptr, size, _ChunkOwner(chunk, self.allocator), self.cuda_ordinal)
         return cupy.cuda.MemoryPointer(memory, 0)
 
-    def _allocate_after_collecting(self, nbytes: int, array):
+    def check_fits(self, nbytes: int, shape=None, dtype=None) -> None:
+        """Raise DeviceOutOfMemory when `nbytes` more cannot fit under the limit, before anyone allocates
+        them (the books are not touched; the allocation itself is still checked when it is charged)."""
+        allocator = self.allocator
+        if nbytes <= 0 or allocator.fits(nbytes):
+            return
+        gc.collect()
+        if not allocator.fits(nbytes):
+            raise DeviceOutOfMemory(self, nbytes, shape, dtype)
+
+    def _allocate_after_collecting(self, nbytes: int, array, shape=None, dtype=None):
         """Collect garbage once (dead tensors in cycles give their chunks back) and retry."""
         gc.collect()
         chunk = self.allocator.allocate(nbytes)
         if chunk is None:
-            shape = None if array is None else array.shape
-            dtype = None if array is None else array.dtype
+            if array is not None:
+                shape, dtype = array.shape, array.dtype
             raise DeviceOutOfMemory(self, nbytes, shape, dtype)
         return chunk
 

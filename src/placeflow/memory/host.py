@@ -32,6 +32,15 @@ class HostAccounting:
                 self._lock.release()
         return nbytes
 
+    def fits(self, nbytes: int) -> bool:
+        """The host has no limit here: NumPy itself raises MemoryError when the machine is full."""
+        return True
+
+    def count_transient(self, nbytes: int) -> None:
+        """Count `nbytes` allocated and freed again (a plan step's intermediates): they raise the peak."""
+        if nbytes:
+            self._events.extend((nbytes, -nbytes))
+
     def queue_free(self, token: int) -> None:
         """Record that an array of `token` bytes died (safe from any thread or the collector)."""
         self._events.append(-token)

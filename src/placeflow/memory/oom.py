@@ -37,15 +37,19 @@ def tf_type_name(dtype) -> str:
 class DeviceOutOfMemory(ResourceExhaustedError):
     """Raised when a device's allocator cannot find room for a buffer, after collecting garbage."""
 
-    def __init__(self, memory, nbytes: int, shape=None, dtype=None, op: str | None = None, name: str = ""):
+    def __init__(self, memory, nbytes: int, shape=None, dtype=None):
         self.memory, self.nbytes, self.shape, self.dtype = memory, nbytes, shape, dtype
-        super().__init__(None, None, self._text(op, name))
+        super().__init__(None, None, self._text(None, ""))
 
-    def for_op(self, op: str, name: str | None) -> "DeviceOutOfMemory":
-        """The same failure, its first line ending in TensorFlow's ' [Op:<op>] name: <name>'."""
-        return DeviceOutOfMemory(self.memory, self.nbytes, self.shape, self.dtype, op, name or "")
+    def for_op(self, op: str, name: str | None) -> ResourceExhaustedError:
+        """What the user gets eagerly: TensorFlow's class, the first line ending in ' [Op:<op>] name: <name>'."""
+        return ResourceExhaustedError(None, None, self._text(op, name or ""))
 
-    def _text(self, op, name) -> str:
+    def for_node(self, node: str, graph_op=None) -> ResourceExhaustedError:
+        """What the user gets from a graph: TensorFlow's class and '[[{{node <node>}}]]' line after the first."""
+        return ResourceExhaustedError(None, graph_op, self._text(None, "", node))
+
+    def _text(self, op, name, node=None) -> str:
         memory = self.memory
         if self.shape is not None:
             what = f"tensor with shape[{','.join(str(d) for d in self.shape)}] and type {tf_type_name(self.dtype)}"
@@ -54,6 +58,8 @@ class DeviceOutOfMemory(ResourceExhaustedError):
         first = f"OOM when allocating {what} on {memory.device_name} by allocator {memory.name}"
         if op:
             first += f" [Op:{op}] name: {name}"
+        if node:
+            first += f"\n\t [[{{{{node {node}}}}}]]"
         stats = memory.allocator.stats()
         rounded = rounded_size(self.nbytes)
         summary = (f"placeflow: {memory.name} could not find {human_bytes(self.nbytes)} (rounded to {rounded}): "

@@ -1,7 +1,8 @@
 """Array-shaping kernels: reshape, transpose, concat, stack, split, slicing, fill, range, one_hot."""
 
 from ..framework import dtypes as d
-from .registry import ALL, ANY, INTS, NUMBERS, REAL_NUMBERS, register
+from .registry import (ALL, ANY, INTS, NUMBERS, REAL_NUMBERS, presize_from_attrs, presize_like_input,
+                       register)
 
 
 @register("_EagerConst", ANY)
@@ -15,9 +16,18 @@ register("ConcatV2", ANY)(lambda xp, *arrays, axis: xp.concatenate(arrays, axis=
 register("Pack", ANY)(lambda xp, *arrays, axis=0: xp.stack(arrays, axis=axis))
 register("ExpandDims", ANY)(lambda xp, a, axis: xp.expand_dims(a, axis))
 register("Squeeze", ANY)(lambda xp, a, axis=None: xp.squeeze(a, axis=axis))
-register("ZerosLike", ALL)(lambda xp, a: xp.zeros_like(a))
-register("OnesLike", ALL)(lambda xp, a: xp.ones_like(a))
-register("Tile", ANY)(lambda xp, a, multiples: xp.tile(a, multiples))
+register("ZerosLike", ALL, presize=presize_like_input)(lambda xp, a: xp.zeros_like(a))
+register("OnesLike", ALL, presize=presize_like_input)(lambda xp, a: xp.ones_like(a))
+
+
+def _tiled(args, attrs) -> tuple:
+    a, multiples = args[0], attrs["multiples"]
+    if len(multiples) != a.ndim:
+        return (), a.dtype  # the kernel reports the mismatch
+    return tuple(int(d) * int(m) for d, m in zip(a.shape, multiples)), a.dtype
+
+
+register("Tile", ANY, presize=_tiled)(lambda xp, a, multiples: xp.tile(a, multiples))
 
 
 @register("StridedSlice", ANY)
@@ -39,7 +49,7 @@ def _split(xp, a, num_or_sections, axis=0):
     return tuple(xp.split(a, num_or_sections, axis=axis))
 
 
-@register("Fill", ALL)
+@register("Fill", ALL, presize=presize_from_attrs)
 def _fill(xp, shape, dtype, value):
     return xp.full(shape, value, dtype=dtype.numpy_dtype)
 

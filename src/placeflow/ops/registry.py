@@ -21,25 +21,29 @@ ANY = ALL | {d.string}
 
 @dataclass(frozen=True)
 class Kernel:
-    """A kernel body `fn(xp, *arrays, **attrs)` and the dtypes it accepts on one device type."""
+    """A kernel body `fn(xp, *arrays, **attrs)` and the dtypes it accepts on one device type.
+
+    `presize(args, attrs) -> (shape, numpy dtype)`, when given, is the output known before the kernel
+    runs (Fill's shape and dtype), so a device can refuse it before anything is allocated."""
 
     op: str
     device_type: str
     dtypes: frozenset
     fn: object
+    presize: object = None
 
 
 _KERNELS: dict = {}  # (op, device_type) -> Kernel
 
 
-def register(op: str, dtypes=NUMBERS, cpu=True, gpu=None):
+def register(op: str, dtypes=NUMBERS, cpu=True, gpu=None, presize=None):
     """Decorator: register `fn` for `op` on CPU (dtypes) and GPU (gpu dtypes; default = dtypes)."""
     def decorate(fn):
         if cpu:
-            _KERNELS[(op, "CPU")] = Kernel(op, "CPU", frozenset(dtypes), fn)
+            _KERNELS[(op, "CPU")] = Kernel(op, "CPU", frozenset(dtypes), fn, presize)
         gpu_dtypes = dtypes if gpu is None else gpu
         if gpu_dtypes:
-            _KERNELS[(op, "GPU")] = Kernel(op, "GPU", frozenset(gpu_dtypes) - {d.string}, fn)
+            _KERNELS[(op, "GPU")] = Kernel(op, "GPU", frozenset(gpu_dtypes) - {d.string}, fn, presize)
         return fn
     return decorate
 
@@ -63,3 +67,13 @@ def list_kernels(op: str) -> list:
 def registered_ops() -> set:
     """Names of every op with at least one kernel."""
     return {name for name, _ in _KERNELS}
+
+
+def presize_from_attrs(args, attrs) -> tuple:
+    """The output of an op whose `shape` and `dtype` attributes say what it makes (Fill, random ops)."""
+    return attrs["shape"], attrs["dtype"].numpy_dtype
+
+
+def presize_like_input(args, attrs) -> tuple:
+    """The output of an op with its first input's shape and dtype (ZerosLike, OnesLike)."""
+    return args[0].shape, args[0].dtype

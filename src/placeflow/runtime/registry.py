@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from .device import Device
+from .device import make_device
 
 _lock = threading.Lock()
 _built: dict = {}  # id(context) -> (context, devices)
@@ -20,7 +20,7 @@ def devices(ctx) -> list:
     with _lock:
         infos = ctx.ensure_initialized("the first op")
         ordered = sorted(infos, key=lambda i: (DEVICE_TYPE_PRIORITY.index(i.device_type), i.index))
-        built = [Device(info) for info in ordered]
+        built = [make_device(info) for info in ordered]
         _built.clear()
         _built[id(ctx)] = (ctx, built)
     return built

@@ -1,4 +1,4 @@
-"""Copies of arrays between devices: host <-> simulated GPU <-> CUDA GPU."""
+"""Copies of arrays between devices: host <-> simulated GPU <-> CUDA GPU, charged to the destination."""
 
 from __future__ import annotations
 
@@ -23,17 +23,18 @@ def c_contiguous(xp, value):
 
 
 def copy_array(value, src, dst):
-    """`value` (living on device `src`) in device `dst`'s memory: a copy, except between logical CPUs."""
+    """`value` (living on device `src`) in device `dst`'s memory: a copy charged to `dst`, except between
+    logical CPUs (TensorFlow's same-process rendezvous shares the immutable buffer)."""
     if shares_memory(src, dst):
-        return value  # as TensorFlow's same-process rendezvous: buffers are immutable, so share them
-    if not dst.is_cuda:
-        host = to_host(value) if src.is_cuda else value
-        return np.array(host, copy=True) if host is value else host
+        return value
+    if dst.host_backed:
+        host = np.array(value, copy=True) if src.host_backed else src.to_host(value)
+        return dst.charge(host)
+    if src.host_backed:
+        return dst.upload(value)
     xp = dst.xp
     with dst.activate():
-        if src.is_cuda:
-            contiguous = c_contiguous(xp, value)
-            out = xp.empty_like(contiguous)
-            out.data.copy_from_device(contiguous.data, contiguous.nbytes)
-            return out
-        return xp.asarray(value)
+        contiguous = c_contiguous(xp, value)
+        out = xp.empty_like(contiguous)
+        out.data.copy_from_device(contiguous.data, contiguous.nbytes)
+        return out

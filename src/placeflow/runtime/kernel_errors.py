@@ -1,0 +1,66 @@
+"""A kernel's failure as the TensorFlow error class TF raises for it, the same in eager and graph mode.
+
+NumPy and CuPy report bad shapes, axes, indices and values as ValueError, IndexError, AxisError,
+TypeError or ZeroDivisionError; TensorFlow reports them as InvalidArgumentError. Running out of
+memory is ResourceExhaustedError. Eager errors end their first line with TF's ` [Op:<op>] name: <name>`;
+graph errors add TF's `[[{{node <name>}}]]` line. Interrupts (KeyboardInterrupt, SystemExit) pass
+through unchanged.
+"""
+
+from __future__ import annotations
+
+from ..framework import errors
+from ..framework.errors import ResourceExhaustedError  # noqa: F401 - re-exported for device.py
+from ..memory.oom import DeviceOutOfMemory, log_exhausted
+
+INVALID_ARGUMENT = (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError, FloatingPointError,
+                    KeyError)
+
+
+def as_op_error(exc: BaseException, op: str, name: str | None, device) -> BaseException:
+    """The error to raise for `exc`, raised by eager op `op` (named `name`) on `device`."""
+    if not isinstance(exc, Exception):
+        return exc
+    if isinstance(exc, DeviceOutOfMemory):
+        log_exhausted(exc, op)
+        return exc.for_op(op, name)
+    if isinstance(exc, errors.OpError):
+        if "[Op:" in exc.message or "{{node " in exc.message:
+            return exc
+        return _with_first_line_suffix(type(exc), exc.message, f" [Op:{op}] name: {name or ''}")
+    cls, text = classify(exc, device)
+    return cls(None, None, f"{text} [Op:{op}] name: {name or ''}")
+
+
+def for_node(exc: BaseException, node) -> BaseException:
+    """The error to raise for `exc`, raised by plan node `node` (TensorFlow's `[[{{node x}}]]` framing)."""
+    if not isinstance(exc, Exception):
+        return exc
+    frame = f"\n\t [[{{{{node {node.name}}}}}]]"
+    if isinstance(exc, DeviceOutOfMemory):
+        log_exhausted(exc, node.type)
+        return exc.for_node(node.name, node.op)
+    if isinstance(exc, errors.OpError):
+        if "{{node " in exc.message:
+            return exc
+        first, _, rest = exc.message.partition("\n")
+        first = first.split(" [Op:", 1)[0]
+        return type(exc)(None, node.op, first + frame + ("\n" + rest if rest else ""))
+    cls, text = classify(exc, node.device)
+    return cls(None, node.op, text + frame)
+
+
+def classify(exc: Exception, device) -> tuple:
+    """(TF error class, message) for a raw Python or NumPy exception raised by a kernel."""
+    if isinstance(exc, MemoryError):
+        where = getattr(device, "name", "the device")
+        allocator = device.memory.name if device is not None else "cpu"
+        return errors.ResourceExhaustedError, f"OOM when allocating tensor on {where} by allocator {allocator}: {exc}"
+    if isinstance(exc, INVALID_ARGUMENT):
+        return errors.InvalidArgumentError, f"{type(exc).__name__}: {exc}"
+    return errors.UnknownError, f"{type(exc).__name__}: {exc}"
+
+
+def _with_first_line_suffix(cls, message: str, suffix: str):
+    first, newline, rest = message.partition("\n")
+    return cls(None, None, first + suffix + newline + rest)
