@@ -70,7 +70,7 @@ def test_simple_placer():
                          f"a/initial_value: (Const): {FULL}CPU:0", f"b: (Const): {FULL}CPU:0"]
     assert lines[6:10] == [f"a: (VariableV2): {FULL}CPU:0", f"a/Assign: (Assign): {FULL}CPU:0",
                            f"a/read: (Identity): {FULL}CPU:0", f"mul: (Mul): {FULL}GPU:0"]
-    assert any("Variable (VariableV2) asked for /device:GPU:0 and was softly placed on CPU:0" in line for line in log)
+    assert any("Variable (VariableV2) fell back from /device:GPU:0 to CPU:0" in line for line in log)
 
 
 def test_gpu_if_available():

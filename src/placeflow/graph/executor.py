@@ -27,6 +27,7 @@ from .step_stats import NodeExecStats, StepStatsCollector
 def run(plan, feed_values, lanes=None, collector: StepStatsCollector | None = None, host_threads: int = 0) -> list:
     """Compute the plan's fetches from `feed_values` (already on their devices); `host_threads`: the
     inter-op thread budget (cores when 0)."""
+    plan.record.ran()
     if plan.parallel and lanes is not None and plan.per_device:
         programs = _device_programs(plan, collector is not None, host_threads or lanes_module.worker_budget(0))
         values = programs.run(feed_values, lanes, collector)

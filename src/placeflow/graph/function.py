@@ -19,9 +19,12 @@ from ..config import context as context_module
 from ..config.placement_log import logger as placement_logger
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
-from ..runtime import registry
 from ..framework import graph_mode, nest
-from . import executor, intra_op, lanes, partition, placer, step_stats
+from ..framework.device_spec import DeviceSpec
+from ..placement import graph_placer, policy
+from ..placement.scope import current as current_scope
+from ..runtime import registry
+from . import executor, intra_op, lanes, partition, step_stats
 from .graph import Graph, Tensor
 
 _ids = itertools.count(1)
@@ -63,16 +66,20 @@ class ConcreteFunction:
         self._lanes = None
         self._host_threads = 0
         self._build_lock = threading.Lock()
+        self._ran_on = None
         self.function_name = f"__inference_{name}_{next(_ids)}"
 
     def _build(self, ctx) -> None:
         """Place the graph, prune it to its outputs and stateful ops, and compile its plan (first call)."""
-        placed = placer.place(self.graph.get_operations(), {}, ctx, ctx.soft_device_placement,
-                              ctx.log_device_placement)
+        reasons: dict = {}
+        placed = graph_placer.place(self.graph.get_operations(), {}, ctx, ctx.soft_device_placement,
+                                    ctx.log_device_placement, reasons)
         fetch_tensors = [leaf for leaf in self._leaves if isinstance(leaf, Tensor)]
         stateful = [op for op in self.graph.get_operations() if op.resource is not None and op.type != "ReadVariableOp"]
         ops = partition.needed_ops([t.op for t in fetch_tensors] + stateful, set())
-        self._plan = partition.build_plan(ops, placed, fetch_tensors, self.inputs)
+        self._plan = partition.build_plan(ops, placed, fetch_tensors, self.inputs, reasons=reasons)
+        used = {n.device.name: n.device for n in self._plan.nodes if n.kind not in ("const", "feed", "send")}
+        self._ran_on = next(iter(used.values())) if len(used) == 1 else registry.devices(ctx)[0]
         if self._plan.parallel:
             devices = list({n.device.name: n.device for n in self._plan.nodes}.values())
             self._lanes = lanes.lanes_for(devices, ctx.threads("inter"))
@@ -96,12 +103,23 @@ class ConcreteFunction:
             with intra_op.limited_for(plan.width, ctx.threads("intra")):
                 values = self._run(plan, tensors)
         if ctx.log_device_placement:
-            placement_logger.info("Executing op %s in device %s", self.function_name, registry.devices(ctx)[0].name)
+            placement_logger.info("Executing op %s in device %s", self.function_name, self._call_device(ctx).name)
         results = iter([EagerTensor(plan.nodes[i].device.charge(v), plan.nodes[i].device)
                         for (i, _), v in zip(plan.fetches, values)])
         leaves = [next(results) if isinstance(leaf, Tensor) else leaf for leaf in self._leaves]
         return nest.pack_as(self.structured_outputs, leaves, True)
 
+
+    def _call_device(self, ctx):
+        """Where the call ran, as TensorFlow logs it: the device the call was pinned to, else the one
+        device every node ran on, else the default device."""
+        scope = current_scope.get()
+        if scope is not None and scope.key:
+            spec = DeviceSpec.from_string(scope.key)
+            found = policy.matching(registry.devices(ctx), spec, registry.DEVICE_TYPE_PRIORITY)
+            if found:
+                return found[0]
+        return self._ran_on
 
     def _run(self, plan, tensors) -> list:
         if not step_stats.function_step_listeners:

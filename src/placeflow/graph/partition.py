@@ -24,6 +24,7 @@ from ..runtime.transfer import copy_array
 from . import constant_folding
 from .state import write_variable
 
+RUN_KINDS = frozenset({"kernel", "read_var", "write_var", "assign_ref"})
 HEAVY_OPS = frozenset({"MatMul"})
 HEAVY_ELEMENTS = 1 << 16
 REF_CONSUMERS = {"Assign": "assign", "AssignAdd": "assign_add", "AssignSub": "assign_sub"}
@@ -64,6 +65,7 @@ class Plan:
         self.inline = None          # generated single-thread step function (codegen)
         self.device_programs: dict = {}  # (traced, host threads) -> compiled per-device programs
         self.host_transients: list = []  # (host memory, bytes its kernel nodes make per step)
+        self.record = None               # the placement report's record of this plan's ops
 
 
 def needed_ops(fetch_ops, fed_ops) -> list:
@@ -81,8 +83,9 @@ def needed_ops(fetch_ops, fed_ops) -> list:
     return sorted(seen, key=lambda op: op._id)
 
 
-def build_plan(ops, placed, fetches, feeds, store=None) -> Plan:
-    """Compile `ops` (placed, in creation order) into a Plan computing `fetches` from `feeds`."""
+def build_plan(ops, placed, fetches, feeds, store=None, reasons=None) -> Plan:
+    """Compile `ops` (placed, in creation order) into a Plan computing `fetches` from `feeds`; `reasons`
+    (the placer's, per op) go to the placement report with the plan's ops."""
     builder = _Builder(placed, {t.op: i for i, t in enumerate(feeds)}, store)
     for op in ops:
         builder.add(op)
@@ -92,6 +95,7 @@ def build_plan(ops, placed, fetches, feeds, store=None) -> Plan:
                     (builder.index[t], None) for t in fetches]
     _link_consumers(plan)
     plan.host_transients = _host_transients(plan)
+    plan.record = report.remember_plan(_report_rows(plan, reasons or {}))
     plan.width = _parallel_width(plan)
     # collective nodes block until every device's node arrives: they need one thread per device lane
     plan.parallel = plan.width > 1 or any(n.type in COLLECTIVE_OPS for n in plan.nodes)
@@ -258,6 +262,12 @@ def _no_output(*controls):
 def _pass_on(value):
     """A _Send's body: its value goes to the _Recv as it is."""
     return value
+
+
+def _report_rows(plan, reasons) -> list:
+    """(op type, device, reason, detail) of every node that runs an op each step."""
+    return [(n.type, n.device.name) + tuple(reasons.get(n.op, ("default", "")))
+            for n in plan.nodes if n.kind in RUN_KINDS and n.op is not None]
 
 
 def _host_transients(plan) -> list:

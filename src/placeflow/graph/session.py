@@ -18,7 +18,8 @@ from ..config.placement_log import ensure_handler, logger as placement_logger
 from ..runtime import registry
 from ..runtime.transfer import to_host
 from ..framework import errors, nest
-from . import executor, intra_op, lanes, partition, placer
+from ..placement import graph_placer
+from . import executor, intra_op, lanes, partition
 from .graph import Operation, Tensor, get_default_graph
 from .state import VariableStore
 from .step_stats import RunMetadata, StepStatsCollector
@@ -41,6 +42,7 @@ class Session:
         self._soft = bool(self._config.allow_soft_placement)
         self._log = bool(self._config.log_device_placement)
         self._placed: dict = {}
+        self._reasons: dict = {}
         self._placed_version = -1
         self._plans: dict = {}
         self._store = VariableStore()
@@ -129,11 +131,12 @@ class Session:
             return plan
         with self._lock:
             if self._placed_version != self._graph.version:
-                placer.place(self._graph.get_operations(), self._placed, self._ctx, self._soft, self._log)
+                graph_placer.place(self._graph.get_operations(), self._placed, self._ctx, self._soft, self._log,
+                                   self._reasons)
                 self._placed_version = self._graph.version
             fetch_ops = [e.op if isinstance(e, Tensor) else e for e in elements]
             ops = partition.needed_ops(fetch_ops, {t.op for t in feeds})
-            plan = partition.build_plan(ops, self._placed, elements, feeds, self._store)
+            plan = partition.build_plan(ops, self._placed, elements, feeds, self._store, self._reasons)
             self._plans[key] = plan
         return plan
 

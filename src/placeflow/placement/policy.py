@@ -41,7 +41,7 @@ class Decision:
 def place(ctx, op: str, requested: str | None, dtype, resource_device=None) -> Decision:
     """Choose the device and kernel for `op` with input dtype `dtype` under request `requested`."""
     devices = registry.devices(ctx)
-    supported = [t for t in registry.DEVICE_TYPE_PRIORITY if find_kernel(op, t, dtype) is not None]
+    supported = supported_types(op, dtype)
     if not supported:
         raise _no_kernel_anywhere(op, dtype)
     if resource_device is not None:
@@ -80,8 +80,8 @@ def _on_requested(ctx, devices, op, requested, dtype, supported) -> Decision:
     fallback = _first_match(devices, spec.replace(device_type=None, device_index=None), supported)
     detail = f"requested {_short(requested)}: {why}"
     if ctx.strict_placement:
-        raise _strict(op, f"asked for {_short(requested)} and would fall back to {fallback.short_name} ({why})")
-    log.warning("%s fell back from %s to %s: %s.", op, _short(requested), fallback.short_name, why)
+        raise strict_error(op, f"asked for {_short(requested)} and would fall back to {fallback.short_name} ({why})")
+    log_fallback(op, _short(requested), fallback, why)
     return _decision(op, fallback, dtype, "soft fallback", detail)
 
 
@@ -91,16 +91,36 @@ def _by_default(ctx, devices, op, dtype, supported) -> Decision:
         return _decision(op, device, dtype, "default")
     detail = f"no {devices[0].device_type} kernel for {_dtype_name(dtype)}"
     if ctx.strict_placement:
-        raise _strict(op, f"would run on {device.short_name}: {detail}")
+        raise strict_error(op, f"would run on {device.short_name}: {detail}")
     return _decision(op, device, dtype, "kernel fallback", detail)
 
 
+# -- shared with the graph placer ---------------------------------------------------------------------
+def supported_types(op: str, dtype) -> list:
+    """Device types with a kernel for `op` and `dtype`, in priority order (GPU first)."""
+    return [t for t in registry.DEVICE_TYPE_PRIORITY if find_kernel(op, t, dtype) is not None]
+
+
+def matching(devices, spec, types) -> list:
+    """Devices of `types` (in that order of preference) that `spec` matches."""
+    return [d for t in types for d in devices if d.device_type == t and is_complete_specification(spec, d.spec)]
+
+
 def _first_match(devices, spec, supported):
-    for device_type in supported:
-        for device in devices:
-            if device.device_type == device_type and is_complete_specification(spec, device.spec):
-                return device
-    return None
+    found = matching(devices, spec, supported)
+    return found[0] if found else None
+
+
+def log_fallback(who: str, requested: str, device, why: str) -> None:
+    """The one warning a soft fallback logs: '<op> fell back from GPU:7 to GPU:0: <why>.'"""
+    log.warning("%s fell back from %s to %s: %s.", who, requested, device.short_name, why)
+
+
+def strict_error(op: str, what: str) -> errors.InvalidArgumentError:
+    """The error strict placement raises instead of a fallback or an implicit copy."""
+    return errors.InvalidArgumentError(None, None, (
+        f"Strict placement: {op} {what}. [Op:{op}]\nplaceflow: place it explicitly with "
+        "placeflow.device(...), or allow fallbacks with placeflow.config.experimental.set_strict_placement(False)."))
 
 
 def _why_unsatisfied(devices, spec, op, dtype) -> str:
@@ -135,12 +155,6 @@ def _no_kernel_anywhere(op: str, dtype) -> errors.NotFoundError:
         f"Could not find device for node: {{{{node {op}}}}} = {op}[T={_dtype_name(dtype)}]\n"
         f"All kernels registered for op {op}:\n{kernels}\n [Op:{op}]\n"
         f"placeflow: {op} has no kernel for {_dtype_name(dtype)}; cast the input to one of the types above."))
-
-
-def _strict(op: str, what: str) -> errors.InvalidArgumentError:
-    return errors.InvalidArgumentError(None, None, (
-        f"Strict placement: {op} {what}. [Op:{op}]\nplaceflow: place it explicitly with "
-        "placeflow.device(...), or allow fallbacks with placeflow.config.experimental.set_strict_placement(False)."))
 
 
 def _short(name: str) -> str:

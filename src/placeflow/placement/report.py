@@ -7,6 +7,7 @@ from collections import defaultdict
 
 _lock = threading.Lock()
 _decisions: list = []     # every Decision ever made; each counts its own executions
+_plans: list = []         # a PlanRecord per graph plan (function or Session): its ops, counted per step
 _copies: dict = defaultdict(lambda: [0, 0])  # (src, dst) -> [count, bytes]
 
 
@@ -14,6 +15,28 @@ def remember(decision) -> None:
     """Keep a new placement decision for the report."""
     with _lock:
         _decisions.append(decision)
+
+
+class PlanRecord:
+    """The placed ops of one plan, as (op, device name, reason, detail) rows, and how often it ran."""
+
+    __slots__ = ("rows", "runs", "_lock")
+
+    def __init__(self, rows):
+        self.rows, self.runs, self._lock = rows, 0, threading.Lock()
+
+    def ran(self) -> None:
+        """Count one step of the plan."""
+        with self._lock:
+            self.runs += 1
+
+
+def remember_plan(rows: list) -> PlanRecord:
+    """Keep a new plan's placed ops for the report; the plan counts its steps on the returned record."""
+    record = PlanRecord(rows)
+    with _lock:
+        _plans.append(record)
+    return record
 
 
 def count_copy(src: str, dst: str, nbytes: int) -> None:
@@ -29,6 +52,8 @@ def reset() -> None:
     with _lock:
         for decision in _decisions:
             decision.count = 0
+        for record in _plans:
+            record.runs = 0
         _copies.clear()
 
 
@@ -65,6 +90,10 @@ def placement_report() -> PlacementReport:
         for d in _decisions:
             if d.count:
                 merged[(d.op, _short(d.device.name), d.reason, d.detail)] += d.count
+        for record in _plans:
+            if record.runs:
+                for op, device, reason, detail in record.rows:
+                    merged[(op, _short(device), reason, detail)] += record.runs
         copies = [{"source": _short(s), "destination": _short(t), "count": c, "bytes": b}
                   for (s, t), (c, b) in sorted(_copies.items())]
     ops = [{"op": op, "device": dev, "reason": reason, "detail": detail, "count": count}

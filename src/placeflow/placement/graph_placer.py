@@ -1,4 +1,7 @@
-"""The simple placer (seed 003): where each graph node runs, decided once and kept.
+"""The graph placer (seed 003's simple placer): where each graph node runs, decided once and kept.
+
+It applies the placement policy (policy.py: kernel types, device matching, the fallback warning,
+strict placement) to colocation groups instead of single ops:
 
 1. a node placed in an earlier run stays there; so does a node pinned to a resource's device;
 2. nodes that must share a device (a variable with its reads and assigns, `colocate_with`) form
@@ -11,15 +14,13 @@
 
 from __future__ import annotations
 
-import logging
-
 from ..config.placement_log import ensure_handler, logger as placement_logger
 from ..framework import errors
 from ..framework.device_spec import DeviceSpec, is_complete_specification
-from ..ops.registry import find_kernel, list_kernels
+from ..ops.registry import list_kernels
 from ..runtime import registry
+from .policy import log_fallback, matching, strict_error, supported_types
 
-log = logging.getLogger("placeflow.placement")
 GENERATORS = frozenset({"Const", "Placeholder"})
 METADATA = frozenset({"Shape", "Size", "Rank"})
 REF_CONSUMERS = frozenset({"Assign", "AssignAdd", "AssignSub"})
@@ -28,23 +29,37 @@ REF_CONSUMERS = frozenset({"Assign", "AssignAdd", "AssignSub"})
 class _Group:
     """Nodes that must share one device, with their merged request and common kernel types."""
 
-    __slots__ = ("members", "requested", "assigned", "types", "device")
+    __slots__ = ("members", "requested", "assigned", "types", "device", "reason")
 
     def __init__(self):
         self.members, self.requested, self.assigned, self.types, self.device = [], None, None, None, None
+        self.reason = ("default", "")
 
 
-def place(ops, placed: dict, ctx, soft: bool, log_placement: bool) -> dict:
-    """Assign a runtime device to every op of `ops` not in `placed`; returns `placed`.
+class _Policy:
+    """What the placer may do: soft fallbacks, strict placement (fallbacks become errors)."""
+
+    __slots__ = ("soft", "strict")
+
+    def __init__(self, soft: bool, strict: bool):
+        self.soft, self.strict = soft, strict
+
+
+def place(ops, placed: dict, ctx, soft: bool, log_placement: bool, reasons: dict | None = None) -> dict:
+    """Assign a runtime device to every op of `ops` not in `placed`; returns `placed`. `reasons`, when
+    given, gets (reason, detail) per newly placed op, for the placement report.
 
     `placed` is updated only when every op could be placed: an error leaves it as it was.
     """
     devices = registry.devices(ctx)
     if all(op in placed for op in ops):
         return placed
-    assigned = _assign(ops, dict(placed), devices, soft)
+    why: dict = {}
+    assigned = _assign(ops, dict(placed), devices, _Policy(soft, ctx.strict_placement), why)
     new = [op for op in assigned if op not in placed]
     placed.update(assigned)
+    if reasons is not None:
+        reasons.update(why)
     if log_placement:
         ensure_handler()
         for op in new:
@@ -52,24 +67,26 @@ def place(ops, placed: dict, ctx, soft: bool, log_placement: bool) -> dict:
     return placed
 
 
-def _assign(ops, placed, devices, soft) -> dict:
+def _assign(ops, placed, devices, policy, why) -> dict:
     """Pass 1 in node order (generators deferred), pass 2 for generators; returns {op: device} in that order."""
     todo = [op for op in ops if op not in placed]
-    groups = _colocation_groups(ops, placed, soft)
+    groups = _colocation_groups(ops, placed, policy.soft)
     deferred = []
     order = []
     for op in todo:
         if op.type in GENERATORS and not op.inputs and groups[op].device is None:
             deferred.append(op)
             continue
-        placed[op] = _place_group(groups[op], op, devices, soft, placed)
+        placed[op] = _place_group(groups[op], op, devices, policy, placed)
+        why[op] = groups[op].reason
         order.append(op)
     consumers = _consumer_map(ops) if deferred else {}
     for op in deferred:
         group = groups[op]
         if group.device is None:
-            group.device = _follow_consumers(op, consumers.get(op, ()), group, devices, soft, placed)
+            group.device = _follow_consumers(op, consumers.get(op, ()), group, devices, policy, placed)
         placed[op] = group.device
+        why[op] = group.reason
         order.append(op)
     return {op: placed[op] for op in order}
 
@@ -118,7 +135,7 @@ def _merge_group(group: _Group, placed: dict, soft: bool) -> None:
         if op.device:
             spec = DeviceSpec.from_string(op.device)
             group.requested = spec if group.requested is None else _merge_requests(group, op, spec, soft)
-        supported = [t for t in registry.DEVICE_TYPE_PRIORITY if find_kernel(op.type, t, op.dtype) is not None]
+        supported = supported_types(op.type, op.dtype)
         types = supported if types is None else [t for t in types if t in supported]
     group.types = types or []
 
@@ -143,13 +160,14 @@ def _merge_requests(group, op, spec, soft) -> DeviceSpec:
 
 
 # -- choosing a device -------------------------------------------------------------------------------
-def _place_group(group: _Group, op, devices, soft, placed):
+def _place_group(group: _Group, op, devices, policy, placed):
     if group.device is not None:
         return group.device
     if group.assigned is not None:
         group.device = next(d for d in devices if d.name == group.assigned)
+        group.reason = ("assigned", f"pinned to {group.device.short_name} (a resource or an earlier run)")
         return group.device
-    candidates = _candidates(group, op, devices, soft)
+    candidates = _candidates(group, op, devices, policy)
     if op.type in METADATA and op.inputs and placed.get(op.inputs[0].op) in candidates:
         group.device = placed[op.inputs[0].op]
     else:
@@ -157,35 +175,44 @@ def _place_group(group: _Group, op, devices, soft, placed):
     return group.device
 
 
-def _candidates(group: _Group, op, devices, soft) -> list:
+def _candidates(group: _Group, op, devices, policy) -> list:
     if not group.types:
         raise _no_kernel(op, group)
     spec = group.requested
     if spec is None or not spec.to_string():
-        return _supported(devices, DeviceSpec(), group.types)
-    found = _supported(devices, spec, group.types)
-    if found:
+        found = matching(devices, DeviceSpec(), group.types)
+        if found[0].device_type != devices[0].device_type:
+            detail = f"no {devices[0].device_type} kernel for {_type_name(op.dtype)}"
+            if policy.strict:
+                raise strict_error(op.type, f"({op.name}) would run on {found[0].short_name}: {detail}")
+            group.reason = ("kernel fallback", detail)
         return found
-    if not soft:
+    found = matching(devices, spec, group.types)
+    if found:
+        group.reason = ("scope", "")
+        return found
+    if not policy.soft:
         raise _unsatisfiable(op, group, spec, devices)
-    loose = _supported(devices, spec.replace(device_type=None, device_index=None), group.types)
+    loose = matching(devices, spec.replace(device_type=None, device_index=None), group.types)
     if not loose:
-        loose = _supported(devices, DeviceSpec(), group.types)
-    log.warning("%s (%s) asked for %s and was softly placed on %s: %s.", op.name, op.type, spec.to_string(),
-                loose[0].short_name, _why(devices, spec, group))
+        loose = matching(devices, DeviceSpec(), group.types)
+    why, requested = _why(devices, spec, group), spec.to_string()
+    if policy.strict:
+        raise strict_error(op.type, f"({op.name}) asked for {requested} and would fall back to "
+                                    f"{loose[0].short_name} ({why})")
+    log_fallback(f"{op.name} ({op.type})", requested, loose[0], why)
+    group.reason = ("soft fallback", f"requested {requested}: {why}")
     return loose
 
 
-def _supported(devices, spec, types) -> list:
-    return [d for t in types for d in devices if d.device_type == t and is_complete_specification(spec, d.spec)]
-
-
-def _follow_consumers(op, consumers, group, devices, soft, placed):
-    candidates = _candidates(group, op, devices, soft)
+def _follow_consumers(op, consumers, group, devices, policy, placed):
+    candidates = _candidates(group, op, devices, policy)
     used = {placed[c] for c in consumers if c in placed}
     if len(used) == 1:
         device = used.pop()
         if device in candidates:
+            if device is not candidates[0]:
+                group.reason = ("colocation", "follows its consumers")
             return device
     return candidates[0]
 
@@ -236,7 +263,7 @@ def _unsatisfiable(op, group, spec, devices) -> errors.InvalidArgumentError:
 def _type_table(group) -> str:
     rows = []
     for member in group.members:
-        types = [t for t in registry.DEVICE_TYPE_PRIORITY if find_kernel(member.type, t, member.dtype)]
+        types = supported_types(member.type, member.dtype)
         rows.append(f"{member.type}: {' '.join(types)} ")
     return "\n".join(dict.fromkeys(rows))
 
@@ -266,3 +293,7 @@ def _assigned_conflict(group, op, name) -> errors.InvalidArgumentError:
 
 def _dtype_name(dtype) -> str:
     return "DT_INVALID" if dtype is None else f"DT_{dtype.name.upper()}"
+
+
+def _type_name(dtype) -> str:
+    return "no dtype" if dtype is None else dtype.name
