@@ -141,7 +141,9 @@ def test_errors_quote_bad_input(on):
         tf.add(tf.constant([1.0]), tf.constant([1]))
     with pytest.raises(TypeError, match="Cannot convert 1.5 to EagerTensor of dtype int32"):
         tf.constant([1, 2]) + 1.5
-    with pytest.raises(ValueError, match="cannot be split into 4 equal parts"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Number of ways to split should evenly divide the "
+                                                             r"split dimension, but got split_dim 1 \(size = 3\) and "
+                                                             r"num_split 4 \[Op:Split\] name: split"):
         tf.split(tf.constant(X), 4, axis=1)
     with pytest.raises(ValueError, match="add_n needs at least one input"):
         tf.add_n([])

@@ -112,17 +112,12 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """A list of tensors: `value` cut into equal parts, or into parts of the given sizes."""
     x = convert_to_tensor(value)
     if np.ndim(num_or_size_splits) == 0 and as_tensor_or_none(num_or_size_splits) is None:
-        count = int(num_or_size_splits)
-        if x.shape[axis] % count:
-            raise ValueError(f"Dimension {axis} of size {x.shape[axis]} cannot be split into {count} equal parts; "
-                             "pass a list of sizes instead.")
-        sections = count
+        sections, total = int(num_or_size_splits), None
     else:
         sizes = list(_ints(num_or_size_splits))
-        if sum(sizes) != x.shape[axis]:
-            raise ValueError(f"The size splits {sizes} must sum to dimension {axis} of size {x.shape[axis]}.")
-        sections = list(np.cumsum(sizes)[:-1])
-    return execute("Split", (x,), x.dtype, {"num_or_sections": sections, "axis": int(axis)}, name=name)
+        sections, total = [int(s) for s in np.cumsum(sizes)[:-1]], sum(sizes)
+    return execute("Split", (x,), x.dtype, {"num_or_sections": sections, "axis": int(axis), "total": total},
+                   name=name)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):

@@ -197,10 +197,6 @@ def add_n(inputs, name=None):
     if not inputs:
         raise ValueError("add_n needs at least one input tensor, got an empty list.")
     values, dtype = operands("AddN", list(inputs))
-    shapes = {tuple(getattr(v, "shape", ())) for v in values}
-    if len(shapes) > 1:
-        raise errors.InvalidArgumentError(None, None, f"Inputs to operation AddN must have the same shape; got "
-                                          f"{sorted(shapes)}. [Op:AddN]")
     return execute("AddN", values, dtype, name=name)
 
 

@@ -28,8 +28,6 @@ def bias_add(value, bias, data_format=None, name=None):
     """value + bias, with `bias` a vector along the last dimension."""
     x = convert_to_tensor(value)
     b = convert_to_tensor(bias, dtype=x.dtype)
-    if len(b.shape) != 1:
-        raise ValueError(f"bias must be a vector, got shape {b.shape}; reshape it to [{x.shape[-1]}].")
     return execute("BiasAdd", (x, b), x.dtype, name=name)
 
 

@@ -48,8 +48,16 @@ def as_graph_tensor(graph, value, dtype=None) -> Tensor:
     return constant(graph, array, dtypes.as_dtype(array.dtype))
 
 
+def shape_is_unusable(shape, axis) -> bool:
+    """Whether a static shape cannot say anything along `axis` (unknown, or the axis is out of range)."""
+    return shape is None or not -len(shape) <= axis < len(shape)
+
+
 def _split_outputs(tensor, attrs, dtype) -> list:
     sections, axis = attrs["num_or_sections"], attrs["axis"]
+    if shape_is_unusable(tensor.shape, axis):
+        count = sections if isinstance(sections, int) else len(sections) + 1
+        return [(dtype, None)] * count
     shape = tensor.shape
     if isinstance(sections, int):
         size = None if shape is None or shape[axis] is None else shape[axis] // sections

@@ -39,7 +39,10 @@ def output_shape(op: str, shapes: list, attrs: dict, dtype):
         return _broadcast(shapes)
     rule = _RULES.get(op)
     if rule is not None:
-        return rule(shapes, attrs)
+        try:
+            return rule(shapes, attrs)
+        except (IndexError, ValueError, TypeError, KeyError, ZeroDivisionError):
+            return None  # inconsistent static shapes: unknown here, the kernel reports the error when it runs
     return _by_evaluation(op, shapes, attrs, dtype)
 
 

@@ -1,6 +1,7 @@
 """Array-shaping kernels: reshape, transpose, concat, stack, split, slicing, fill, range, one_hot."""
 
 from ..framework import dtypes as d
+from ..framework.errors import InvalidArgumentError
 from .registry import (ALL, ANY, INTS, NUMBERS, REAL_NUMBERS, presize_from_attrs, presize_like_input,
                        register)
 
@@ -20,6 +21,13 @@ register("ZerosLike", ALL, presize=presize_like_input)(lambda xp, a: xp.zeros_li
 register("OnesLike", ALL, presize=presize_like_input)(lambda xp, a: xp.ones_like(a))
 
 
+def _tile(xp, a, multiples):
+    if len(multiples) != a.ndim:
+        raise InvalidArgumentError(None, None, (
+            f"Expected multiples argument to be a vector of length {a.ndim} but got length {len(multiples)}"))
+    return xp.tile(a, multiples)
+
+
 def _tiled(args, attrs) -> tuple:
     a, multiples = args[0], attrs["multiples"]
     if len(multiples) != a.ndim:
@@ -27,7 +35,7 @@ def _tiled(args, attrs) -> tuple:
     return tuple(int(d) * int(m) for d, m in zip(a.shape, multiples)), a.dtype
 
 
-register("Tile", ANY, presize=_tiled)(lambda xp, a, multiples: xp.tile(a, multiples))
+register("Tile", ANY, presize=_tiled)(_tile)
 
 
 @register("StridedSlice", ANY)
@@ -45,7 +53,18 @@ def _slice_grad(xp, grad, shape, key):
 
 
 @register("Split", ANY)
-def _split(xp, a, num_or_sections, axis=0):
+def _split(xp, a, num_or_sections, axis=0, total=None):
+    if not -a.ndim <= axis < a.ndim:
+        raise InvalidArgumentError(None, None, f"-{a.ndim} <= split_dim < {a.ndim}, but got {axis}")
+    size = a.shape[axis]
+    if isinstance(num_or_sections, int) and (num_or_sections <= 0 or size % num_or_sections):
+        raise InvalidArgumentError(None, None, (
+            f"Number of ways to split should evenly divide the split dimension, but got split_dim {axis} "
+            f"(size = {size}) and num_split {num_or_sections}"))
+    if total is not None and total != size:
+        raise InvalidArgumentError(None, None, (
+            "Determined shape must either match input shape along split_dim exactly if fully specified, or be "
+            f"less than the size of the input along split_dim if not fully specified.  Got: {total} vs. {size}"))
     return tuple(xp.split(a, num_or_sections, axis=axis))
 
 

@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..framework import dtypes as d
+from ..framework.errors import InvalidArgumentError
 from .registry import ALL, FLOATS, COMPLEX, NUMBERS, REAL_NUMBERS, register
 
 INEXACT = FLOATS | COMPLEX
@@ -43,6 +44,11 @@ register("Identity", ALL)(lambda xp, a: a)
 
 @register("AddN", NUMBERS)
 def _add_n(xp, *arrays):
+    if any(a.shape != arrays[0].shape for a in arrays):
+        raise InvalidArgumentError(None, None, (
+            f"Inputs to operation AddN must have the same size and shape.  Input 0: {list(arrays[0].shape)} != "
+            f"input {next(i for i, a in enumerate(arrays) if a.shape != arrays[0].shape)}: "
+            f"{list(next(a for a in arrays if a.shape != arrays[0].shape).shape)}"))
     if len(arrays) == 1:
         return arrays[0].copy()
     total = xp.add(arrays[0], arrays[1])  # one pass for the first two, not a copy and an add

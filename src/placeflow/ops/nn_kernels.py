@@ -36,6 +36,10 @@ def _relu_grad(xp, gradients, features):
 
 @register("BiasAdd", FLOATS)
 def _bias_add(xp, value, bias):
+    if bias.ndim != 1 or value.ndim < 2 or bias.shape[0] != value.shape[-1]:
+        raise errors.InvalidArgumentError(None, None, (
+            f"Must provide as many biases as the last dimension of the input tensor: {list(bias.shape)} vs. "
+            f"{list(value.shape)}" if bias.ndim == 1 else f"Biases must be 1D: {list(bias.shape)}"))
     return value + bias
 
 
