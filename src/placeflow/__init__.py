@@ -35,6 +35,8 @@ from .framework.dtypes import (  # noqa: F401
     int8, int16, int32, int64, string, uint8, uint16, uint32, uint64,
 )
 
+from . import _facade_names  # noqa: E402,F401  (names of upper layers in lower layers' public namespaces)
+
 __version__ = "0.1.0"
 __all__ = ["DeviceSpec", "DType", "as_dtype", "compat", "config", "debugging", "dtypes", "errors",
            "python", "test"]

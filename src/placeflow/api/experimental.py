@@ -3,4 +3,3 @@
 from ..placement.report import PlacementReport, placement_report  # noqa: F401
 from ..placement.report import reset as reset_placement_report  # noqa: F401
 from . import dlpack  # noqa: F401
-from ..tools.memory_view import memory_summary  # noqa: F401,E402

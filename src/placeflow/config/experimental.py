@@ -1,4 +1,9 @@
-"""placeflow.config.experimental: memory growth, fractions and statistics, device details, TF aliases."""
+"""placeflow.config.experimental: memory growth, fractions and statistics, device details, TF aliases.
+
+The names that belong to layers above config (list_kernels from ops; get_memory_info, memory_stats,
+reset_memory_stats, get_memory_usage and release_unused_memory from runtime) are added to this
+namespace by the package facade (placeflow/__init__.py): config never imports upward.
+"""
 
 from .api import (  # noqa: F401 - re-exported public names
     get_device_details,
@@ -16,11 +21,4 @@ from .api import (  # noqa: F401 - re-exported public names
     set_visible_devices,
 )
 from .logical import LogicalDeviceConfiguration as VirtualDeviceConfiguration  # noqa: F401
-from ..ops.registry import list_kernels  # noqa: F401,E402
-from ..runtime.memory_queries import (  # noqa: F401,E402
-    get_memory_info,
-    get_memory_usage,
-    memory_stats,
-    release_unused_memory,
-    reset_memory_stats,
-)
+

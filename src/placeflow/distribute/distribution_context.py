@@ -27,13 +27,21 @@ def pop() -> None:
     _stack().pop()
 
 
+_default_strategy = None  # the factory of the default strategy, registered by strategy.py
+
+
+def register_default_strategy(factory) -> None:
+    """Set the function returning the process's default strategy (strategy.py does, on import)."""
+    global _default_strategy
+    _default_strategy = factory
+
+
 def current():
     """(strategy, replica context) of this thread; the default strategy when none is entered."""
     stack = _stack()
     if stack:
         return stack[-1]
-    from .strategy import default_strategy
-    strategy = default_strategy()
+    strategy = _default_strategy()
     return strategy, strategy._default_replica_context
 
 
@@ -137,10 +145,9 @@ class ReplicaContext:
         """Pause every replica, run merge_fn(strategy, *args) once in cross-replica context, resume."""
         kwargs = kwargs or {}
         if self._coordinator is None:  # one replica: no one to wait for
-            from .values import regroup
             push(self._strategy)
             try:
-                return merge_fn(self._strategy, *regroup([args]), **regroup([kwargs]))
+                return merge_fn(self._strategy, *args, **kwargs)
             finally:
                 pop()
         return self._coordinator.merge_call(self._replica_id, merge_fn, args, kwargs)

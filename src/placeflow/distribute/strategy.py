@@ -330,3 +330,6 @@ def _canonical_devices(devices) -> list:
 def _runtime_device(name):
     ctx = context_module._context or context_module.context()
     return registry.find(ctx, name)
+
+
+distribution_context.register_default_strategy(default_strategy)

@@ -7,6 +7,7 @@ import threading
 
 from ..framework import graph_mode
 from ..framework.tensor_shape import TensorShape
+from ..placement import device_scope
 from ..placement import scope as scope_module
 
 
@@ -238,8 +239,7 @@ class Graph:
 
     def device(self, device_name_or_function):
         """The same as placeflow.device, for TensorFlow 1 code that calls graph.device(...)."""
-        from ..api.device import device
-        return device(device_name_or_function)
+        return device_scope.device(device_name_or_function)
 
     # -- creating ops ----------------------------------------------------------------------------
     def create_op(self, op_type, inputs, attrs=None, dtype=None, name=None, outputs=(), resource=None):
