@@ -30,11 +30,11 @@ def run(plan, feed_values, lanes=None, collector: StepStatsCollector | None = No
     plan.record.ran()
     if plan.parallel and lanes is not None and plan.per_device:
         programs = _device_programs(plan, collector is not None, host_threads or lanes_module.worker_budget(0))
-        values = programs.run(feed_values, lanes, collector)
+        fetched = _fetch(plan, programs.run(feed_values, lanes, collector))
     elif plan.parallel and lanes is not None:
-        values = _Step(plan, feed_values, lanes, collector).run()
+        fetched = _fetch(plan, _Step(plan, feed_values, lanes, collector).run())
     elif collector is not None:
-        values = _run_serial(plan, feed_values, collector)
+        fetched = _fetch(plan, _run_serial(plan, feed_values, collector))
     else:
         if plan.inline is None:
             plan.inline = codegen.compile_inline(plan)
@@ -42,9 +42,11 @@ def run(plan, feed_values, lanes=None, collector: StepStatsCollector | None = No
             fetched = plan.inline(feed_values)
         except BaseException as exc:  # noqa: BLE001 - re-raised with the failing node's name
             _reraise(exc, plan, codegen.failed_node(exc))
-        _count_host_transients(plan)
-        return fetched
     _count_host_transients(plan)
+    return fetched
+
+
+def _fetch(plan, values) -> list:
     return [values[i] if port is None else values[i][port] for i, port in plan.fetches]
 
 

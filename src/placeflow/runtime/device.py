@@ -21,6 +21,7 @@ import functools
 import numpy as np
 
 from ..framework.device_spec import DeviceSpec
+from ..framework.errors import ResourceExhaustedError
 from ..memory import for_device
 from ..framework.tensor_shape import elements
 from . import kernel_errors
@@ -56,10 +57,7 @@ class Device:
         try:
             if presize is not None:
                 self.check_fits(*presize(args, attrs or {}))
-            out = fn(self.xp, *args, **attrs) if attrs else fn(self.xp, *args)
-            if out.__class__ is tuple:
-                return tuple(self.charge(o) for o in out)
-            return self.charge(out)
+            return _charged(self.charge, fn(self.xp, *args, **attrs) if attrs else fn(self.xp, *args))
         except BaseException as exc:  # noqa: BLE001 - converted (or re-raised as is) below
             _reraise(exc, op, name, self)
 
@@ -190,7 +188,7 @@ def _reraise(exc, op, name, device):
     error = kernel_errors.as_op_error(exc, op, name, device)
     if error is exc:
         raise exc
-    raise error from (None if isinstance(error, kernel_errors.ResourceExhaustedError) else exc)
+    raise error from (None if isinstance(error, ResourceExhaustedError) else exc)
 
 
 class _CudaScope:

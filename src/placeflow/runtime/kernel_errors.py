@@ -10,7 +10,6 @@ through unchanged.
 from __future__ import annotations
 
 from ..framework import errors
-from ..framework.errors import ResourceExhaustedError  # noqa: F401 - re-exported for device.py
 from ..memory.oom import DeviceOutOfMemory, log_exhausted
 
 INVALID_ARGUMENT = (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError, FloatingPointError,
