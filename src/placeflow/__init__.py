@@ -4,9 +4,8 @@ Use it as `import placeflow as tf`. Importing never imports CuPy nor touches CUD
 """
 
 from . import compat, config, data, debugging, distribute, errors, keras, python, test, train  # noqa: F401
-from . import ops as _kernels  # noqa: F401  (registers every kernel)
+from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
-from .api import gradients as _gradients  # noqa: F401  (registers every gradient)
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from .api import experimental, math, nn, random  # noqa: F401
 from .api.array_ops import (  # noqa: F401

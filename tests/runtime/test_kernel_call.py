@@ -9,7 +9,7 @@ import pytest
 
 import placeflow as tf
 from placeflow.graph import lanes as lanes_module
-from placeflow.graph import shapes
+from placeflow.ops import shape_rules
 from placeflow.ops import registry
 
 GPU0 = "/job:localhost/replica:0/task:0/device:GPU:0"
@@ -145,12 +145,10 @@ def test_oom_in_one_replica_of_a_traced_mirrored_step_ends_the_step_and_the_next
 
 @pytest.fixture
 def interrupting_kernel():
-    registry.register("_TestInterrupt", registry.NUMBERS)(_interrupt)
-    shapes._RULES["_TestInterrupt"] = lambda input_shapes, attrs: input_shapes[0]  # no trial run at build time
+    registry.define("_TestInterrupt", registry.NUMBERS, shape=shape_rules.same, grad=registry.NOT_DIFFERENTIABLE)(
+        _interrupt)
     yield
-    del shapes._RULES["_TestInterrupt"]
-    del registry._KERNELS[("_TestInterrupt", "CPU")]
-    del registry._KERNELS[("_TestInterrupt", "GPU")]
+    del registry._OPS["_TestInterrupt"]
 
 
 def _interrupt(xp, a):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..config import context as context_module
 from ..config.placement_log import logger as placement_logger
 from ..framework import errors, graph_mode
+from ..ops import emit
 from ..placement import policy, report
 from ..placement.scope import current as current_scope
 from ..placement.scope import resolve
@@ -97,3 +98,6 @@ def _to_device(value, device, op, index, ctx):
     if copied is not value._value:
         report.count_copy(src.name, device.name, copied.nbytes)
     return copied
+
+
+emit.install(execute)  # gradient rules in op definitions build their ops through this dispatcher

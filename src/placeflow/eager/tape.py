@@ -12,7 +12,7 @@ import threading
 import contextlib
 
 from ..framework.nest import flatten, pack_as
-from ..ops import gradient_registry
+from ..ops.registry import NOT_DIFFERENTIABLE, differentiable_ops, op_def
 from ..placement import scope as scope_module
 
 _local = threading.local()
@@ -135,12 +135,13 @@ class GradientTape:
             upstream = [grads.get(id(out)) for out in entry.outputs]
             if all(g is None for g in upstream):
                 continue
-            grad_fn = gradient_registry.get(entry.op)
+            definition = op_def(entry.op)
+            grad_fn = definition.gradient if definition is not None else None
+            if grad_fn is NOT_DIFFERENTIABLE:
+                continue
             if grad_fn is None:
-                if entry.op in gradient_registry.NOT_DIFFERENTIABLE:
-                    continue
-                raise LookupError(f"No gradient defined for operation '{entry.op}'. placeflow registers "
-                                  f"gradients for: {', '.join(sorted(gradient_registry.names()))}.")
+                raise LookupError(f"No gradient defined for operation '{entry.op}'. placeflow defines "
+                                  f"gradients for: {', '.join(sorted(differentiable_ops()))}.")
             upstream = [g if g is not None else _execute("ZerosLike", (out,), out.dtype)
                         for g, out in zip(upstream, entry.outputs)]
             with _forward_device(entry.outputs[0]):

@@ -10,21 +10,19 @@ from __future__ import annotations
 
 import numpy as np
 
-FOLDABLE = frozenset({
-    "OnesLike", "ZerosLike", "Fill", "Shape", "ExpandDims", "Reshape", "Squeeze", "_ReduceGrad",
-    "AddV2", "Sub", "Mul", "RealDiv", "Neg", "Square", "Maximum", "Minimum", "Cast", "Sum", "Mean",
-})
-SHAPE_ONLY_INPUTS = {"OnesLike": (0,), "ZerosLike": (0,), "Shape": (0,), "_ReduceGrad": (1,)}
+from ..ops.registry import op_def
+
 MAX_ELEMENTS = 1 << 16
 
 
 def fold(node, op, nodes) -> bool:
     """Turn kernel `node` (made from `op`, its inputs among `nodes`) into a constant when it can be."""
-    if op.type not in FOLDABLE or op.control_inputs or not _small(op):
+    definition = op_def(op.type)
+    if not definition.foldable or op.control_inputs or not _small(op):
         return False
     args = []
     for position, (index, port) in enumerate(node.inputs):
-        value = _known_input(op, position, nodes[index], port, node.device)
+        value = _known_input(op, position, position in definition.shape_only_inputs, nodes[index], port, node.device)
         if value is None:
             return False
         args.append(value)
@@ -41,10 +39,10 @@ def _small(op) -> bool:
     return shape is not None and None not in shape and int(np.prod(shape, dtype=np.int64)) <= MAX_ELEMENTS
 
 
-def _known_input(op, position, source, port, device):
+def _known_input(op, position, shape_only, source, port, device):
     if source.kind == "const" and source.ref is None:
         return source.value if port is None else source.value[port]
-    if position in SHAPE_ONLY_INPUTS.get(op.type, ()):
+    if shape_only:
         tensor = op.inputs[position]
         if tensor.shape is not None and None not in tensor.shape and tensor.dtype is not None:
             with device.activate():

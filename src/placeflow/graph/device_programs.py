@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 
-from ..ops.collective_kernels import COLLECTIVE_OPS
+from ..ops.collective import COLLECTIVE_OPS
 from . import codegen, schedule
 from .step_stats import NodeExecStats
 

@@ -18,7 +18,7 @@ import time
 
 from ..framework import errors
 from ..runtime import kernel_errors
-from ..ops.collective_kernels import COLLECTIVE_OPS
+from ..ops.collective import COLLECTIVE_OPS
 from . import codegen, device_programs
 from . import lanes as lanes_module
 from .step_stats import NodeExecStats, StepStatsCollector

@@ -17,15 +17,14 @@ import functools
 import numpy as np
 
 from ..framework import errors
-from ..ops.collective_kernels import COLLECTIVE_OPS
-from ..ops.registry import find_kernel
+from ..ops.collective import COLLECTIVE_OPS
+from ..ops.registry import BY_SIZE, HEAVY, find_kernel, op_def
 from ..placement import report
 from ..runtime.transfer import copy_array
 from . import constant_folding
 from .state import write_variable
 
 RUN_KINDS = frozenset({"kernel", "read_var", "write_var", "assign_ref"})
-HEAVY_OPS = frozenset({"MatMul"})
 HEAVY_ELEMENTS = 1 << 16
 REF_CONSUMERS = {"Assign": "assign", "AssignAdd": "assign_add", "AssignSub": "assign_sub"}
 
@@ -289,8 +288,10 @@ def _host_transients(plan) -> list:
 
 
 def _is_expensive(op) -> bool:
-    if op.type in HEAVY_OPS:
-        return True
+    """By the op's cost class: always (HEAVY), never (CHEAP), or when its output is large (BY_SIZE)."""
+    cost = op_def(op.type).cost
+    if cost != BY_SIZE:
+        return cost == HEAVY
     shape = op.outputs[0].shape if op.outputs else None
     if shape is None or None in shape:
         return False

@@ -1,4 +1,4 @@
-"""ops: op kernels registered per device type with dtype constraints, written against `xp`."""
+"""ops: every op declared once (kernels per device type with dtypes, shape rule, gradient, folding, cost)."""
 
-from . import array_kernels, collective_kernels, graph_kernels, math_kernels, nn_kernels, random_kernels, state_kernels  # noqa: F401  (registration)
-from .registry import find_kernel, list_kernels, registered_ops  # noqa: F401
+from . import array, collective, graph_nodes, math, nn, random, state  # noqa: F401  (definitions)
+from .registry import find_kernel, list_kernels, op_def, registered_ops  # noqa: F401

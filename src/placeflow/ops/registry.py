@@ -1,4 +1,10 @@
-"""The kernel registry: which op runs on which device type for which dtypes.
+"""The op registry: each op declared once, with everything every layer needs to know about it.
+
+`define` records one `OpDef`: the kernel body and the dtypes it accepts per device type, the
+static shape rule, the output dtype rule, the gradient (or the NOT_DIFFERENTIABLE mark), whether
+constant folding may run it while a plan is built, and its cost class for the scheduler. Eager
+dispatch, placement, the graph builder, constant folding, the partitioner and the tape all read
+this one record; a new op costs one definition.
 
 The GPU table is deliberately TensorFlow-like: some ops or dtypes have no GPU kernel (Cast,
 per seed 002; int32 variables, per seed 003; strings everywhere) and fall back to the CPU.
@@ -18,6 +24,9 @@ REAL_NUMBERS = FLOATS | INTS
 ALL = NUMBERS | {d.bool}
 ANY = ALL | {d.string}
 
+NOT_DIFFERENTIABLE = "not differentiable"   # the gradient mark of ops with no gradient (as tf.no_gradient)
+CHEAP, HEAVY, BY_SIZE = "cheap", "heavy", "by size"   # cost classes: never / always / when large, expensive
+
 
 @dataclass(frozen=True)
 class Kernel:
@@ -33,24 +42,62 @@ class Kernel:
     presize: object = None
 
 
-_KERNELS: dict = {}  # (op, device_type) -> Kernel
+@dataclass(frozen=True)
+class OpDef:
+    """One op: its kernels by device type, shape and dtype rules, gradient, folding and cost.
+
+    `shape(input_shapes, attrs)` gives the output's static shape (None entries unknown), or a list of
+    shapes for an op with several outputs; `dtype(input_dtype, attrs)` the outputs' dtype.
+    `gradient(entry, *upstream)` returns one gradient (or None) per input, or is NOT_DIFFERENTIABLE.
+    `shape_only_inputs` are inputs of which the op reads only shape and dtype (foldable when known)."""
+
+    name: str
+    kernels: dict
+    shape: object
+    dtype: object
+    gradient: object
+    foldable: bool = False
+    shape_only_inputs: tuple = ()
+    cost: str = BY_SIZE
 
 
-def register(op: str, dtypes=NUMBERS, cpu=True, gpu=None, presize=None):
-    """Decorator: register `fn` for `op` on CPU (dtypes) and GPU (gpu dtypes; default = dtypes)."""
+_OPS: dict = {}     # op name -> OpDef
+
+
+def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=None, foldable=False,
+           shape_only_inputs=(), cost=BY_SIZE, presize=None):
+    """Decorator: declare `op` with the decorated kernel body (see OpDef for the rules).
+
+    The kernel runs on CPU for `dtypes` and on GPU for `gpu` (default: `dtypes`; () for none);
+    `dtype` is the output dtype rule (default: from a `dtype`/`output_type`/`out_type` attribute,
+    else the input's)."""
+    if op in _OPS:
+        raise ValueError(f"Op {op!r} is already defined; each op is declared once.")
+    if cost not in (CHEAP, HEAVY, BY_SIZE):
+        raise ValueError(f"Unknown cost class {cost!r} for op {op!r}; expected CHEAP, HEAVY or BY_SIZE.")
+
     def decorate(fn):
+        kernels = {}
         if cpu:
-            _KERNELS[(op, "CPU")] = Kernel(op, "CPU", frozenset(dtypes), fn, presize)
+            kernels["CPU"] = Kernel(op, "CPU", frozenset(dtypes), fn, presize)
         gpu_dtypes = dtypes if gpu is None else gpu
         if gpu_dtypes:
-            _KERNELS[(op, "GPU")] = Kernel(op, "GPU", frozenset(gpu_dtypes) - {d.string}, fn, presize)
+            kernels["GPU"] = Kernel(op, "GPU", frozenset(gpu_dtypes) - {d.string}, fn, presize)
+        _OPS[op] = OpDef(op, kernels, shape, dtype or dtype_from_attrs, grad, foldable, tuple(shape_only_inputs),
+                         cost)
         return fn
     return decorate
 
 
+def op_def(op: str) -> OpDef | None:
+    """The definition of `op`, or None when no op of that name exists."""
+    return _OPS.get(op)
+
+
 def find_kernel(op: str, device_type: str, dtype) -> Kernel | None:
     """The kernel of `op` on `device_type` accepting `dtype` (None: any), or None."""
-    kernel = _KERNELS.get((op, device_type))
+    definition = _OPS.get(op)
+    kernel = definition.kernels.get(device_type) if definition is not None else None
     if kernel is None or (dtype is not None and dtype not in kernel.dtypes):
         return None
     return kernel
@@ -58,15 +105,34 @@ def find_kernel(op: str, device_type: str, dtype) -> Kernel | None:
 
 def list_kernels(op: str) -> list:
     """[(device_type, sorted dtype names)] registered for `op`, so users see why an op fell back."""
-    rows = [(k.device_type, sorted(t.name for t in k.dtypes)) for (name, _), k in _KERNELS.items() if name == op]
-    if not rows and op not in registered_ops():
+    definition = _OPS.get(op)
+    if definition is None:
         raise ValueError(f"Unknown op {op!r}. Known ops: {', '.join(sorted(registered_ops()))}.")
-    return sorted(rows)
+    return sorted((k.device_type, sorted(t.name for t in k.dtypes)) for k in definition.kernels.values())
 
 
 def registered_ops() -> set:
-    """Names of every op with at least one kernel."""
-    return {name for name, _ in _KERNELS}
+    """Names of every defined op."""
+    return set(_OPS)
+
+
+def differentiable_ops() -> set:
+    """Names of the ops that have a gradient."""
+    return {name for name, definition in _OPS.items() if callable(definition.gradient)}
+
+
+def dtype_from_attrs(dtype, attrs):
+    """The default dtype rule: a `dtype`/`output_type`/`out_type` attribute, else the input's dtype."""
+    if attrs:
+        for key in ("dtype", "output_type", "out_type"):
+            if key in attrs:
+                return d.as_dtype(attrs[key])
+    return dtype
+
+
+def bool_output(dtype, attrs):
+    """The dtype rule of comparisons and logical ops."""
+    return d.bool
 
 
 def presize_from_attrs(args, attrs) -> tuple:

@@ -1,40 +1,52 @@
-"""Neural-network kernels: activations, their fused gradients, bias add, softmax cross-entropy."""
+"""Neural-network ops: activations, their fused gradients, bias add, softmax cross-entropy."""
 
 from ..framework import errors
-from .registry import FLOATS, register
+from . import shape_rules as rules
+from .emit import emit, expand_dims, reduce_sum, zeros_like
+from .registry import FLOATS, define
 
 
-@register("Relu", FLOATS)
+@define("Relu", FLOATS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[0]))])
 def _relu(xp, a):
     return xp.maximum(a, 0).astype(a.dtype, copy=False)
 
 
-@register("Sigmoid", FLOATS)
+@define("Sigmoid", FLOATS, shape=rules.same, grad=lambda e, g: [g * e.outputs[0] * (1.0 - e.outputs[0])])
 def _sigmoid(xp, a):
     return (1 / (1 + xp.exp(-a))).astype(a.dtype, copy=False)
 
 
-register("Tanh", FLOATS)(lambda xp, a: xp.tanh(a))
+define("Tanh", FLOATS, shape=rules.same, grad=lambda e, g: [g * (1.0 - e.outputs[0] * e.outputs[0])])(
+    lambda xp, a: xp.tanh(a))
 
 
-@register("Softmax", FLOATS)
+def _softmax_grad(e, g):
+    z = e.outputs[0]
+    return [z * (g - reduce_sum(g * z, axis=e.attrs.get("axis", -1), keepdims=True))]
+
+
+def _log_softmax_grad(e, g):
+    return [g - emit("Exp", (e.outputs[0],)) * reduce_sum(g, axis=e.attrs.get("axis", -1), keepdims=True)]
+
+
+@define("Softmax", FLOATS, shape=rules.same, grad=_softmax_grad)
 def _softmax(xp, a, axis=-1):
     shifted = xp.exp(a - a.max(axis=axis, keepdims=True))
     return shifted / shifted.sum(axis=axis, keepdims=True)
 
 
-@register("LogSoftmax", FLOATS)
+@define("LogSoftmax", FLOATS, shape=rules.same, grad=_log_softmax_grad)
 def _log_softmax(xp, a, axis=-1):
     shifted = a - a.max(axis=axis, keepdims=True)
     return shifted - xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
 
 
-@register("ReluGrad", FLOATS)
+@define("ReluGrad", FLOATS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[1])), None])
 def _relu_grad(xp, gradients, features):
     return gradients * (features > 0)
 
 
-@register("BiasAdd", FLOATS)
+@define("BiasAdd", FLOATS, shape=rules.same, grad=lambda e, g: [g, emit("BiasAddGrad", (g,))])
 def _bias_add(xp, value, bias):
     if bias.ndim != 1 or value.ndim < 2 or bias.shape[0] != value.shape[-1]:
         raise errors.InvalidArgumentError(None, None, (
@@ -43,12 +55,28 @@ def _bias_add(xp, value, bias):
     return value + bias
 
 
-@register("BiasAddGrad", FLOATS)
+def _bias_add_grad_grad(e, g):
+    return [zeros_like(e.inputs[0]) + g]
+
+
+@define("BiasAddGrad", FLOATS, shape=lambda shapes, attrs: None if shapes[0] is None else shapes[0][-1:],
+        grad=_bias_add_grad_grad)
 def _bias_add_grad(xp, gradients):
     return gradients.reshape(-1, gradients.shape[-1]).sum(axis=0)
 
 
-@register("SparseSoftmaxCrossEntropyWithLogits", FLOATS)
+def _xent_grad(e, g_loss, g_backprop=None):
+    """d loss / d logits = backprop * upstream (per example); class-index labels get none."""
+    return [expand_dims(g_loss, -1) * e.outputs[1], None]
+
+
+def _dense_xent_grad(e, g_loss, g_backprop=None):
+    """As the sparse form for the logits; soft labels get -log p * upstream."""
+    log_probs = emit("LogSoftmax", (e.inputs[0],), attrs={"axis": -1})
+    return [_xent_grad(e, g_loss)[0], expand_dims(g_loss, -1) * -log_probs]
+
+
+@define("SparseSoftmaxCrossEntropyWithLogits", FLOATS, shape=rules.softmax_xent, grad=_xent_grad)
 def _sparse_softmax_xent(xp, logits, labels):
     """(per-example loss, d loss / d logits); TensorFlow's fused kernel, labels as class indices.
 
@@ -90,7 +118,7 @@ def _label_error(labels, classes) -> errors.InvalidArgumentError:
         f"[0, {classes})."))
 
 
-@register("SoftmaxCrossEntropyWithLogits", FLOATS)
+@define("SoftmaxCrossEntropyWithLogits", FLOATS, shape=rules.softmax_xent, grad=_dense_xent_grad)
 def _softmax_xent(xp, logits, labels):
     """(per-example loss, d loss / d logits) for one-hot (or soft) labels."""
     shifted = logits - logits.max(axis=-1, keepdims=True)

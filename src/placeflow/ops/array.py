@@ -1,0 +1,140 @@
+"""Array ops: reshape, transpose, concat, stack, split, slicing, tile, fill, range, one_hot, with their gradients."""
+
+import numpy as np
+
+from ..framework import dtypes as d
+from ..framework.errors import InvalidArgumentError
+from . import shape_rules as rules
+from .emit import concat, emit, reduce_sum, reshape, shape_of, split, transpose
+from .registry import (ALL, ANY, CHEAP, INTS, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define, presize_from_attrs,
+                       presize_like_input)
+
+
+@define("_EagerConst", ANY, shape=rules.same, grad=NOT_DIFFERENTIABLE)
+def _const(xp, host_array):
+    return xp.asarray(host_array)
+
+
+def _reshape_grad(e, g):
+    return [reshape(g, shape_of(e.inputs[0]))]
+
+
+def _transpose_grad(e, g):
+    perm = e.attrs.get("perm")
+    return [transpose(g) if perm is None else transpose(g, np.argsort(perm))]
+
+
+def _concat_grad(e, g):
+    axis = e.attrs["axis"]
+    return split(g, [shape_of(x)[axis] for x in e.inputs], axis)
+
+
+def _pack_grad(e, g):
+    parts = split(g, len(e.inputs), e.attrs.get("axis", 0))
+    return [reshape(p, shape_of(x)) for p, x in zip(parts, e.inputs)]
+
+
+define("Reshape", ANY, shape=rules.reshape, grad=_reshape_grad, foldable=True, cost=CHEAP)(
+    lambda xp, a, shape: xp.reshape(a, shape))
+define("ExpandDims", ANY, shape=rules.expand_dims, grad=_reshape_grad, foldable=True, cost=CHEAP)(
+    lambda xp, a, axis: xp.expand_dims(a, axis))
+define("Squeeze", ANY, shape=rules.squeeze, grad=_reshape_grad, foldable=True, cost=CHEAP)(
+    lambda xp, a, axis=None: xp.squeeze(a, axis=axis))
+define("Transpose", ANY, shape=rules.transpose, grad=_transpose_grad)(lambda xp, a, perm=None: xp.transpose(a, perm))
+define("ConcatV2", ANY, shape=rules.concat, grad=_concat_grad)(
+    lambda xp, *arrays, axis: xp.concatenate(arrays, axis=axis))
+define("Pack", ANY, shape=rules.pack, grad=_pack_grad)(lambda xp, *arrays, axis=0: xp.stack(arrays, axis=axis))
+define("ZerosLike", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, foldable=True, shape_only_inputs=(0,),
+       presize=presize_like_input)(lambda xp, a: xp.zeros_like(a))
+define("OnesLike", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, foldable=True, shape_only_inputs=(0,),
+       presize=presize_like_input)(lambda xp, a: xp.ones_like(a))
+
+
+def _tile(xp, a, multiples):
+    if len(multiples) != a.ndim:
+        raise InvalidArgumentError(None, None, (
+            f"Expected multiples argument to be a vector of length {a.ndim} but got length {len(multiples)}"))
+    return xp.tile(a, multiples)
+
+
+def _tiled(args, attrs) -> tuple:
+    a, multiples = args[0], attrs["multiples"]
+    if len(multiples) != a.ndim:
+        return (), a.dtype  # the kernel reports the mismatch
+    return tuple(int(d) * int(m) for d, m in zip(a.shape, multiples)), a.dtype
+
+
+def _tile_grad(e, g):
+    shape, multiples = shape_of(e.inputs[0]), e.attrs["multiples"]
+    split_shape = [dim for pair in zip(multiples, shape) for dim in pair]
+    return [reduce_sum(reshape(g, split_shape), axis=list(range(0, 2 * len(shape), 2)))]
+
+
+define("Tile", ANY, shape=rules.tile, grad=_tile_grad, presize=_tiled)(_tile)
+
+
+def _slice_key_rule(shapes, attrs):
+    return rules.by_evaluation(_slice)(shapes, attrs)
+
+
+def _strided_slice_grad(e, g):
+    return [emit("StridedSliceGrad", (g,), g.dtype, {"shape": shape_of(e.inputs[0]), "key": e.attrs["key"]})]
+
+
+@define("StridedSlice", ANY, shape=_slice_key_rule, grad=_strided_slice_grad)
+def _slice(xp, a, key):
+    result = a[key]
+    return result.copy() if hasattr(result, "copy") and result.ndim else xp.asarray(result)
+
+
+@define("StridedSliceGrad", NUMBERS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE)
+def _slice_grad(xp, grad, shape, key):
+    """The gradient of a[key]: zeros of a's shape with the upstream gradient where the slice was."""
+    out = xp.zeros(shape, dtype=grad.dtype)
+    out[key] = grad
+    return out
+
+
+@define("Split", ANY, shape=rules.split, grad=lambda e, *grads: [concat(grads, e.attrs["axis"])])
+def _split(xp, a, num_or_sections, axis=0, total=None):
+    if not -a.ndim <= axis < a.ndim:
+        raise InvalidArgumentError(None, None, f"-{a.ndim} <= split_dim < {a.ndim}, but got {axis}")
+    size = a.shape[axis]
+    if isinstance(num_or_sections, int) and (num_or_sections <= 0 or size % num_or_sections):
+        raise InvalidArgumentError(None, None, (
+            f"Number of ways to split should evenly divide the split dimension, but got split_dim {axis} "
+            f"(size = {size}) and num_split {num_or_sections}"))
+    if total is not None and total != size:
+        raise InvalidArgumentError(None, None, (
+            "Determined shape must either match input shape along split_dim exactly if fully specified, or be "
+            f"less than the size of the input along split_dim if not fully specified.  Got: {total} vs. {size}"))
+    return tuple(xp.split(a, num_or_sections, axis=axis))
+
+
+@define("Fill", ALL, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, foldable=True, presize=presize_from_attrs)
+def _fill(xp, shape, dtype, value):
+    return xp.full(shape, value, dtype=dtype.numpy_dtype)
+
+
+@define("Range", REAL_NUMBERS - {d.int8, d.int16, d.uint8, d.uint16}, shape=rules.range_length,
+        grad=NOT_DIFFERENTIABLE)
+def _range(xp, start, limit, delta, dtype):
+    return xp.arange(start, limit, delta, dtype=dtype.numpy_dtype)
+
+
+@define("Eye", NUMBERS | {d.bool}, shape=rules.eye, grad=NOT_DIFFERENTIABLE)
+def _eye(xp, num_rows, num_columns, dtype):
+    return xp.eye(num_rows, num_columns, dtype=dtype.numpy_dtype)
+
+
+@define("OneHot", ALL, shape=rules.one_hot, grad=NOT_DIFFERENTIABLE)
+def _one_hot(xp, indices, depth, on_value, off_value, axis, dtype):
+    hot = xp.expand_dims(indices, -1) == xp.arange(depth)
+    out = xp.where(hot, on_value, off_value).astype(dtype.numpy_dtype)
+    return out if axis in (-1, out.ndim - 1) else xp.moveaxis(out, -1, axis)
+
+
+@define("Shape", ANY, gpu=INTS, shape=rules.shape_vector, grad=NOT_DIFFERENTIABLE, foldable=True,
+        shape_only_inputs=(0,), cost=CHEAP)
+def _shape(xp, a, out_type):
+    return xp.asarray(a.shape, dtype=out_type.numpy_dtype)

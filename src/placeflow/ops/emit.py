@@ -1,0 +1,129 @@
+"""How gradient rules build ops: `emit` runs an op now or records it into the graph being traced.
+
+The eager layer installs the dispatcher (`install`), so op definitions, which live below it, can
+state their gradients in terms of other ops. The helpers here are the few compositions those
+rules share; inputs are tensors (Python numbers only through tensor operators).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_dispatch = None   # dispatch(op, inputs, dtype, attrs) -> tensor or list; set by the eager layer
+
+
+def install(dispatch) -> None:
+    """Called once by the eager layer with its op dispatcher."""
+    global _dispatch
+    _dispatch = dispatch
+
+
+def emit(op: str, inputs, dtype=None, attrs=None):
+    """Run (or record) `op` on `inputs`; `dtype` defaults to the first input's."""
+    if dtype is None:
+        dtype = inputs[0].dtype
+    return _dispatch(op, tuple(inputs), dtype, attrs)
+
+
+def shape_of(value) -> tuple:
+    """The static shape of a tensor (or array) as a tuple."""
+    shape = getattr(value, "shape", None)
+    return tuple(shape) if shape is not None else tuple(np.shape(value))
+
+
+def negative(x):
+    """-x."""
+    return emit("Neg", (x,))
+
+
+def zeros_like(x):
+    """Zeros of x's shape and dtype."""
+    return emit("ZerosLike", (x,))
+
+
+def ones_like(x):
+    """Ones of x's shape and dtype."""
+    return emit("OnesLike", (x,))
+
+
+def reshape(x, shape):
+    """x with a new shape."""
+    return emit("Reshape", (x,), attrs={"shape": tuple(int(dim) for dim in shape)})
+
+
+def transpose(x, perm=None):
+    """x with its dimensions permuted (reversed when perm is None)."""
+    return emit("Transpose", (x,), attrs={"perm": None if perm is None else tuple(int(p) for p in perm)})
+
+
+def expand_dims(x, axis):
+    """x with a dimension of size 1 at `axis`."""
+    return emit("ExpandDims", (x,), attrs={"axis": int(axis)})
+
+
+def reduce_sum(x, axis=None, keepdims=False):
+    """Sum of x over `axis` (all when None)."""
+    return emit("Sum", (x,), attrs={"axis": _axes(axis), "keepdims": bool(keepdims)})
+
+
+def reduce_mean(x, axis=None, keepdims=False):
+    """Mean of x over `axis` (all when None)."""
+    return emit("Mean", (x,), attrs={"axis": _axes(axis), "keepdims": bool(keepdims)})
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False):
+    """a @ b, either side transposed."""
+    return emit("MatMul", (a, b), attrs={"transpose_a": transpose_a, "transpose_b": transpose_b})
+
+
+def where(condition, x, y):
+    """x where condition, else y."""
+    return emit("SelectV2", (condition, x, y), x.dtype)
+
+
+def compare(op, x, y):
+    """The bool tensor of comparison `op` ("Equal", "GreaterEqual", ...)."""
+    return emit(op, (x, y))
+
+
+def cast(x, dtype):
+    """x converted to `dtype` (x itself when it already has it)."""
+    return x if x.dtype == dtype else emit("Cast", (x,), x.dtype, {"dtype": dtype})
+
+
+def split(x, sizes, axis):
+    """x cut along `axis` into parts of `sizes` (a list) or into that many equal parts (an int)."""
+    if isinstance(sizes, int):
+        attrs = {"num_or_sections": sizes, "axis": int(axis), "total": None}
+    else:
+        attrs = {"num_or_sections": [int(s) for s in np.cumsum(sizes)[:-1]], "axis": int(axis),
+                 "total": int(sum(sizes))}
+    return emit("Split", (x,), attrs=attrs)
+
+
+def concat(values, axis):
+    """The tensors joined along `axis`."""
+    return emit("ConcatV2", tuple(values), attrs={"axis": int(axis)})
+
+
+def reduce_to(grad, shape):
+    """Sum `grad` over the dimensions that broadcasting added or stretched, back to `shape`."""
+    grad_shape = shape_of(grad)
+    if grad_shape == tuple(shape) or None in grad_shape or None in tuple(shape):
+        return grad
+    lead = len(grad_shape) - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, dim in enumerate(shape) if dim == 1 and grad_shape[i + lead] != 1)
+    out = reduce_sum(grad, axis=list(axes)) if axes else grad
+    return reshape(out, shape)
+
+
+def binary(e, grad_x, grad_y):
+    """The gradients of a broadcasting binary op, each reduced back to its input's shape."""
+    x, y = e.inputs[:2]
+    return [reduce_to(grad_x, shape_of(x)), reduce_to(grad_y, shape_of(y))]
+
+
+def _axes(axis):
+    if axis is None or np.ndim(axis) == 0:
+        return None if axis is None else int(axis)
+    return tuple(int(a) for a in axis)

@@ -1,0 +1,278 @@
+"""Math ops: elementwise arithmetic and comparisons, matmul, casts and reductions, with their gradients.
+
+Kernel bodies are written once against `xp` (NumPy or CuPy).
+"""
+
+import numpy as np
+
+from ..framework import dtypes as d
+from ..framework.errors import InvalidArgumentError
+from . import shape_rules as rules
+from .emit import (binary, cast, compare, emit, matmul, negative, ones_like, reduce_mean, reduce_sum,
+                   reduce_to, reshape, shape_of, where, zeros_like)
+from .registry import (ALL, CHEAP, COMPLEX, FLOATS, HEAVY, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, bool_output,
+                       define)
+
+INEXACT = FLOATS | COMPLEX
+
+
+# -- binary elementwise ------------------------------------------------------------------------------------
+
+def _add_grad(e, g):
+    return binary(e, g, g)
+
+
+def _sub_grad(e, g):
+    return binary(e, g, negative(g))
+
+
+def _mul_grad(e, g):
+    x, y = e.inputs
+    return binary(e, g * y, g * x)
+
+
+def _div_grad(e, g):
+    x, y = e.inputs
+    return binary(e, g / y, negative(g) * x / (y * y))
+
+
+def _pow_grad(e, g):
+    x, y = e.inputs
+    z = e.outputs[0]
+    positive = x > 0
+    safe_log = emit("Log", (where(positive, x, ones_like(z)),))
+    return binary(e, g * y * emit("Pow", (x, y - 1)), g * z * where(positive, safe_log, zeros_like(z)))
+
+
+def _select_grad(e, g, mask):
+    zeros = zeros_like(g)
+    return binary(e, where(mask, g, zeros), where(mask, zeros, g))
+
+
+def _maximum_grad(e, g):
+    x, y = e.inputs
+    return _select_grad(e, g, compare("GreaterEqual", x + zeros_like(g), y))
+
+
+def _minimum_grad(e, g):
+    x, y = e.inputs
+    return _select_grad(e, g, compare("LessEqual", x + zeros_like(g), y))
+
+
+def _squared_difference_grad(e, g):
+    x, y = e.inputs
+    dx = g * 2.0 * (x - y)
+    return binary(e, dx, negative(dx))
+
+
+def _binary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable=False):
+    define(op, dtypes, shape=rules.broadcast, grad=grad, dtype=dtype, foldable=foldable)(fn)
+
+
+_binary("AddV2", lambda xp, a, b: xp.add(a, b), grad=_add_grad, foldable=True)
+_binary("Sub", lambda xp, a, b: xp.subtract(a, b), grad=_sub_grad, foldable=True)
+_binary("Mul", lambda xp, a, b: xp.multiply(a, b), grad=_mul_grad, foldable=True)
+_binary("RealDiv", lambda xp, a, b: xp.divide(a, b).astype(a.dtype, copy=False), INEXACT, _div_grad, foldable=True)
+_binary("FloorDiv", lambda xp, a, b: xp.floor_divide(a, b), REAL_NUMBERS)
+_binary("FloorMod", lambda xp, a, b: xp.mod(a, b), REAL_NUMBERS)
+_binary("Pow", lambda xp, a, b: xp.power(a, b), NUMBERS, _pow_grad)
+_binary("Maximum", lambda xp, a, b: xp.maximum(a, b), REAL_NUMBERS, _maximum_grad, foldable=True)
+_binary("Minimum", lambda xp, a, b: xp.minimum(a, b), REAL_NUMBERS, _minimum_grad, foldable=True)
+_binary("SquaredDifference", lambda xp, a, b: xp.square(a - b), NUMBERS, _squared_difference_grad)
+for _name, _fn in (("Equal", "equal"), ("NotEqual", "not_equal"), ("Less", "less"), ("LessEqual", "less_equal"),
+                   ("Greater", "greater"), ("GreaterEqual", "greater_equal")):
+    _binary(_name, (lambda f: lambda xp, a, b: getattr(xp, f)(a, b))(_fn), ALL, dtype=bool_output)
+_binary("LogicalAnd", lambda xp, a, b: xp.logical_and(a, b), {d.bool}, dtype=bool_output)
+_binary("LogicalOr", lambda xp, a, b: xp.logical_or(a, b), {d.bool}, dtype=bool_output)
+
+
+# -- unary elementwise -------------------------------------------------------------------------------------
+
+def _unary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable=False):
+    define(op, dtypes, shape=rules.same, grad=grad, dtype=dtype, foldable=foldable)(fn)
+
+
+_unary("LogicalNot", lambda xp, a: xp.logical_not(a), {d.bool}, dtype=bool_output)
+_unary("Neg", lambda xp, a: xp.negative(a), grad=lambda e, g: [negative(g)], foldable=True)
+_unary("Abs", lambda xp, a: xp.abs(a), REAL_NUMBERS, lambda e, g: [g * emit("Sign", (e.inputs[0],))])
+_unary("Sign", lambda xp, a: xp.sign(a), REAL_NUMBERS)
+_unary("Square", lambda xp, a: xp.square(a), grad=lambda e, g: [g * 2.0 * e.inputs[0]], foldable=True)
+_unary("Exp", lambda xp, a: xp.exp(a), INEXACT, lambda e, g: [g * e.outputs[0]])
+_unary("Log", lambda xp, a: xp.log(a), INEXACT, lambda e, g: [g / e.inputs[0]])
+_unary("Sqrt", lambda xp, a: xp.sqrt(a), INEXACT, lambda e, g: [g * 0.5 / e.outputs[0]])
+_unary("Rsqrt", lambda xp, a: 1 / xp.sqrt(a), FLOATS, lambda e, g: [g * -0.5 * e.outputs[0] * e.outputs[0] * e.outputs[0]])
+_unary("Reciprocal", lambda xp, a: 1 / a, INEXACT, lambda e, g: [negative(g) * e.outputs[0] * e.outputs[0]])
+define("Identity", ALL, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP)(lambda xp, a: a)
+
+
+# -- n-ary, matmul, cast ---------------------------------------------------------------------------------
+
+def _add_n_grad(e, g):
+    return [reduce_to(g, shape_of(x)) for x in e.inputs]
+
+
+@define("AddN", NUMBERS, shape=rules.broadcast, grad=_add_n_grad)
+def _add_n(xp, *arrays):
+    if any(a.shape != arrays[0].shape for a in arrays):
+        raise InvalidArgumentError(None, None, (
+            f"Inputs to operation AddN must have the same size and shape.  Input 0: {list(arrays[0].shape)} != "
+            f"input {next(i for i, a in enumerate(arrays) if a.shape != arrays[0].shape)}: "
+            f"{list(next(a for a in arrays if a.shape != arrays[0].shape).shape)}"))
+    if len(arrays) == 1:
+        return arrays[0].copy()
+    total = xp.add(arrays[0], arrays[1])  # one pass for the first two, not a copy and an add
+    for array in arrays[2:]:
+        total += array
+    return total
+
+
+def _matmul_grad(e, g):
+    a, b = e.inputs
+    ta, tb = e.attrs.get("transpose_a", False), e.attrs.get("transpose_b", False)
+    if not ta and not tb:
+        return [matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)]
+    if ta and not tb:
+        return [matmul(b, g, transpose_b=True), matmul(a, g)]
+    if not ta and tb:
+        return [matmul(g, b), matmul(g, a, transpose_a=True)]
+    return [matmul(b, g, transpose_a=True, transpose_b=True), matmul(g, a, transpose_a=True, transpose_b=True)]
+
+
+@define("MatMul", NUMBERS, shape=rules.matmul, grad=_matmul_grad, cost=HEAVY)
+def _matmul(xp, a, b, transpose_a=False, transpose_b=False):
+    if transpose_a:
+        a = a.T if a.ndim == 2 else xp.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = b.T if b.ndim == 2 else xp.swapaxes(b, -1, -2)
+    return xp.matmul(a, b)
+
+
+def _cast_grad(e, g):
+    x = e.inputs[0]
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        return [None]
+    return [cast(g, x.dtype)]
+
+
+@define("Cast", ALL, gpu=(), shape=rules.same, grad=_cast_grad, foldable=True)  # seed 002: CPU kernel only
+def _cast(xp, a, dtype):
+    return a.astype(dtype.numpy_dtype)
+
+
+# -- reductions -----------------------------------------------------------------------------------------
+
+# NumPy's ufunc reductions, called directly: np.sum and friends add a Python wrapper to every call
+_HOST_REDUCTIONS = {"sum": np.add.reduce, "max": np.maximum.reduce, "min": np.minimum.reduce,
+                    "prod": np.multiply.reduce}
+
+
+def _reduced_axes(e):
+    axis = e.attrs.get("axis")
+    rank = len(shape_of(e.inputs[0]))
+    axes = range(rank) if axis is None else np.atleast_1d(axis)
+    return sorted(int(a) % rank for a in axes) if rank else []
+
+
+def _expand_back(e, g):
+    """The upstream gradient with the reduced dimensions restored (size 1), ready to broadcast."""
+    if e.attrs.get("keepdims"):
+        return g
+    shape = list(shape_of(e.inputs[0]))
+    for axis in _reduced_axes(e):
+        shape[axis] = 1
+    return reshape(g, shape)
+
+
+def _broadcast_back(e, g, mean=False):
+    """One _ReduceGrad op: the upstream gradient broadcast back over the reduced axes (divided by their size)."""
+    attrs = {"axes": tuple(_reduced_axes(e)), "keepdims": bool(e.attrs.get("keepdims")), "mean": mean}
+    return emit("_ReduceGrad", (g, e.inputs[0]), g.dtype, attrs)
+
+
+def _extremum_grad(e, g):
+    x = e.inputs[0]
+    z = _expand_back(e, e.outputs[0])
+    mask = cast(compare("Equal", x, z + zeros_like(x)), x.dtype)
+    ties = _expand_back(e, reduce_sum(mask, axis=e.attrs.get("axis"), keepdims=e.attrs.get("keepdims", False)))
+    return [mask * _expand_back(e, g) / ties]
+
+
+def _prod_grad(e, g):
+    """d prod / d x = prod / x (inputs must be non-zero; TensorFlow's zero-safe form is not implemented)."""
+    return [_expand_back(e, g) * _expand_back(e, e.outputs[0]) / e.inputs[0]]
+
+
+def _reduction(op, name, dtypes, grad, foldable=False):
+    host = _HOST_REDUCTIONS.get(name)
+
+    def kernel(xp, a, axis=None, keepdims=False):
+        reduce = host if host is not None and xp is np else getattr(xp, name)
+        result = reduce(a, axis=axis, keepdims=keepdims)
+        return result.astype(a.dtype, copy=False) if op in ("Sum", "Mean") and a.dtype.kind != "b" else result
+    define(op, dtypes, shape=rules.reduce, grad=grad, foldable=foldable)(kernel)
+
+
+_reduction("Sum", "sum", NUMBERS, lambda e, g: [_broadcast_back(e, g)], foldable=True)
+_reduction("Mean", "mean", INEXACT | REAL_NUMBERS, lambda e, g: [_broadcast_back(e, g, mean=True)], foldable=True)
+_reduction("Max", "max", REAL_NUMBERS, _extremum_grad)
+_reduction("Min", "min", REAL_NUMBERS, _extremum_grad)
+_reduction("Prod", "prod", NUMBERS, _prod_grad)
+
+
+def _reduce_grad_grad(e, g):
+    axes = list(e.attrs.get("axes", ()))
+    reduce = reduce_mean if e.attrs.get("mean") else reduce_sum
+    return [reduce(g, axis=axes, keepdims=e.attrs.get("keepdims", False)) if axes else g, None]
+
+
+@define("_ReduceGrad", NUMBERS, shape=rules.second_input, grad=_reduce_grad_grad, foldable=True,
+        shape_only_inputs=(1,))
+def _reduce_grad(xp, grad, like, axes=(), keepdims=False, mean=False):
+    """The gradient of Sum (Mean): `grad` with the reduced axes restored, broadcast to `like`'s shape (/ count)."""
+    if not keepdims and axes:
+        grad = xp.expand_dims(grad, tuple(axes))
+    out = xp.broadcast_to(grad, like.shape)
+    if mean:
+        count = like.size // max(grad.size, 1)
+        return (out / max(count, 1)).astype(like.dtype, copy=False)
+    return xp.ascontiguousarray(out).reshape(like.shape)  # a scalar stays a scalar (CuPy makes it (1,))
+
+
+@define("ArgMax", REAL_NUMBERS, shape=rules.arg_reduce, grad=NOT_DIFFERENTIABLE)
+def _argmax(xp, a, axis=0, output_type=d.int64):
+    return xp.argmax(a, axis=axis).astype(output_type.numpy_dtype)
+
+
+@define("ArgMin", REAL_NUMBERS, shape=rules.arg_reduce, grad=NOT_DIFFERENTIABLE)
+def _argmin(xp, a, axis=0, output_type=d.int64):
+    return xp.argmin(a, axis=axis).astype(output_type.numpy_dtype)
+
+
+# -- selection -------------------------------------------------------------------------------------------
+
+def _clip_grad(e, g):
+    x, low, high = e.inputs
+    inside = compare("GreaterEqual", x, low) & compare("LessEqual", x, high)
+    return [where(inside, g, zeros_like(g)), None, None]
+
+
+@define("ClipByValue", REAL_NUMBERS, shape=rules.broadcast, grad=_clip_grad)
+def _clip(xp, a, low, high):
+    return xp.minimum(xp.maximum(a, low), high)
+
+
+def _select_v2_grad(e, g):
+    condition, x, y = e.inputs
+    zeros = zeros_like(g)
+    return [None, reduce_to(where(condition, g, zeros), shape_of(x)), reduce_to(where(condition, zeros, g), shape_of(y))]
+
+
+@define("SelectV2", ALL, shape=rules.broadcast, grad=_select_v2_grad)
+def _select(xp, condition, a, b):
+    return xp.where(condition, a, b)
+
+
+@define("Where", ALL, shape=rules.where_indices, grad=NOT_DIFFERENTIABLE, dtype=lambda dtype, attrs: d.int64)
+def _where_indices(xp, condition):
+    return xp.argwhere(condition).astype(xp.int64)
+

@@ -1,0 +1,27 @@
+"""Variable ops. Per seed 003, integer variables other than int64 have no GPU kernel."""
+
+from ..framework import dtypes as d
+from . import shape_rules as rules
+from .registry import ALL, COMPLEX, FLOATS, NOT_DIFFERENTIABLE, NUMBERS, define
+
+GPU_VARIABLE_DTYPES = FLOATS | COMPLEX | {d.int64}
+
+
+def _state_op(op, dtypes, fn, grad=NOT_DIFFERENTIABLE):
+    define(op, dtypes, gpu=GPU_VARIABLE_DTYPES & dtypes, shape=rules.same, grad=grad)(fn)
+
+
+_state_op("VarHandleOp", ALL, lambda xp, value: value)
+_state_op("ReadVariableOp", ALL, lambda xp, value: value, grad=lambda e, g: [g])
+_state_op("AssignVariableOp", ALL, lambda xp, old, new: new)
+_state_op("AssignAddVariableOp", NUMBERS, lambda xp, old, delta: old + delta)
+_state_op("AssignSubVariableOp", NUMBERS, lambda xp, old, delta: old - delta)
+
+
+@define("ResourceApplyGradientDescent", FLOATS, gpu=GPU_VARIABLE_DTYPES & FLOATS, shape=rules.scalar,
+        grad=NOT_DIFFERENTIABLE)
+def _apply_gradient_descent(xp, old, delta, alpha=0.01):
+    """old - alpha * delta, in one new buffer (SGD's fused update)."""
+    update = delta * (-alpha)
+    update += old
+    return update.astype(old.dtype, copy=False)
