@@ -1,6 +1,8 @@
 """Python operators on tensors and variables (+ - * / @ ** comparisons, indexing), as TensorFlow installs them."""
 
+from ..eager.execute import execute
 from ..eager.tensor import EagerTensor
+from ..framework.dtypes import _BY_NUMPY
 from ..eager.variables import Variable
 from ..graph.graph import Tensor as GraphTensor
 from ..graph.variables import RefVariable
@@ -40,7 +42,27 @@ def _install_named(cls) -> None:
     cls.__getitem__ = lambda self, key: array_ops.strided_slice(self, key)
 
 
+def _install_fast_arithmetic(cls) -> None:
+    """`a + b`, `a - b`, `a * b` of two eager tensors of one dtype go straight to the dispatcher (the
+    commonest ops in eager loops); anything else takes the full path through math_ops."""
+    for name, op in (("add", "AddV2"), ("sub", "Sub"), ("mul", "Mul")):
+        setattr(cls, f"__{name}__", _fast_binary(op, _BINARY[name]))
+
+
+def _fast_binary(op, slow):
+    dtype_of = _BY_NUMPY.get
+
+    def method(self, other):
+        if other.__class__ is EagerTensor:
+            dtype = dtype_of(self._value.dtype)
+            if dtype is not None and dtype is dtype_of(other._value.dtype):
+                return execute(op, (self, other), dtype)
+        return slow(self, other)
+    return method
+
+
 _install(EagerTensor)
+_install_fast_arithmetic(EagerTensor)
 _install(Variable)
 _install_named(GraphTensor)
 _install_named(RefVariable)

@@ -18,6 +18,7 @@ from ..runtime.transfer import copy_array
 from . import tape
 from .tensor import EagerTensor
 
+_current_graph = graph_mode.current
 COPY_EXEMPT_OPS = frozenset({"Identity", "_EagerConst", "VarHandleOp"})  # explicit placements
 
 
@@ -35,7 +36,7 @@ class OpInfo:
 
 def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
     """Run `op` eagerly on the device placement chooses; returns an EagerTensor (or a list)."""
-    graph = graph_mode.current.get()
+    graph = _current_graph.get()
     if graph is not None or graph_mode.process_default is not None:
         outputs = graph_mode.build(graph or graph_mode.process_default, op, inputs, dtype, attrs, resource, name)
         if tape.active_count:
@@ -53,8 +54,17 @@ def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
     if decision is None:
         decision = _decide(ctx, key, name)
     device = decision.device
-    args = [x._value if x.__class__ is EagerTensor and x._device is device else _to_device(x, device, op, i, ctx)
-            for i, x in enumerate(inputs)]
+    count = len(inputs)
+    if count == 2:  # most ops take one or two inputs: no comprehension frame for them
+        x, y = inputs
+        args = (x._value if x.__class__ is EagerTensor and x._device is device else _to_device(x, device, op, 0, ctx),
+                y._value if y.__class__ is EagerTensor and y._device is device else _to_device(y, device, op, 1, ctx))
+    elif count == 1:
+        x = inputs[0]
+        args = (x._value if x.__class__ is EagerTensor and x._device is device else _to_device(x, device, op, 0, ctx),)
+    else:
+        args = [x._value if x.__class__ is EagerTensor and x._device is device else _to_device(x, device, op, i, ctx)
+                for i, x in enumerate(inputs)]
     decision.count += 1
     kernel = decision.kernel
     out = device.run(op, kernel.fn, args, attrs, name, kernel.presize)

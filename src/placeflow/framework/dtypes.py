@@ -79,8 +79,9 @@ class DType:
     def __ne__(self, other) -> bool:
         return not self.__eq__(other)
 
-    def __hash__(self) -> int:
-        return hash(self.name)
+    # Each dtype is one object (as_dtype and unpickling return it), so identity is its hash; a C-level
+    # hash keeps the eager dispatcher's placement-cache lookup, keyed on the dtype, cheap.
+    __hash__ = object.__hash__
 
     def __reduce__(self):
         return as_dtype, (self.name,)

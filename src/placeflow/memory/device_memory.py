@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import gc
 import weakref
+from weakref import getweakrefs
 
 import numpy as np
 
 from .bfc import BFCAllocator, VirtualAddressSpace
-from .host import HostAccounting
+from .host import REPLAY_AFTER, HostAccounting, HostBuffer
 from .oom import DeviceOutOfMemory
 
 SIMULATED_ADDRESS_BASE = 0x7F0000000000
@@ -152,10 +153,51 @@ class DeviceMemory:
         self.allocator.reset_peaks()
 
 
+class HostMemory(DeviceMemory):
+    """A CPU's memory: host accounting, charged by one closure (it runs for every eager op's output).
+
+    Each counted buffer gets a `HostBuffer` weak reference whose callback is the event log's own
+    `append`: a dying buffer logs its reference with no Python code run, and the replay reads it as
+    a free of its size and drops it from the live set. A buffer already counted is recognised by its
+    weak references, so views and outputs that are inputs are counted once."""
+
+    def __init__(self, device_name: str, accounting: HostAccounting):
+        super().__init__(device_name, accounting)
+        self.adopt = _host_adopt(accounting)
+
+
+def _host_adopt(accounting: HostAccounting):
+    log, live, replay = accounting.events.append, accounting.live.add, accounting.replay_if_free
+    events, ndarray = accounting.events, np.ndarray
+
+    def adopt(array, getweakrefs=getweakrefs, HostBuffer=HostBuffer, len=len):
+        """Count `array`'s root buffer to the host (once per buffer); returns the array."""
+        if array.__class__ is not ndarray:
+            array = np.asarray(array)
+        root = array
+        base = root.base
+        while base is not None and isinstance(base, ndarray):
+            root = base
+            base = root.base
+        for ref in getweakrefs(root):
+            if ref.__class__ is HostBuffer:
+                return array
+        nbytes = root.nbytes
+        if nbytes:
+            log(nbytes)
+            if len(events) > REPLAY_AFTER:
+                replay()
+            buffer = HostBuffer(root, log)
+            buffer.nbytes = nbytes
+            live(buffer)
+        return array
+    return adopt
+
+
 def for_device(info, cuda_ordinal: int | None) -> DeviceMemory:
     """The memory of a logical device: a BFC pool for GPUs, host accounting for CPUs."""
     if info.device_type != "GPU":
-        return DeviceMemory(info.name, HostAccounting("cpu"))
+        return HostMemory(info.name, HostAccounting("cpu"))
     name = f"GPU_{info.index}_bfc"
     if cuda_ordinal is None:
         source = VirtualAddressSpace(SIMULATED_ADDRESS_BASE + (info.index << 44))

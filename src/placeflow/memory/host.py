@@ -1,15 +1,27 @@
 """The CPU's allocator: byte accounting over NumPy's own allocations (no limit, no pool).
 
-Every allocation and free is one atomic deque append (+n or -n bytes); the log is replayed in
-order under the lock when it grows long or when statistics are asked for, so the peak is exact.
+Every allocation and free is one atomic deque append (+n bytes; -n bytes or the dead buffer's
+HostBuffer); the log is replayed in order under the lock when it grows long or when statistics
+are asked for, so the peak is exact.
 """
 
 from __future__ import annotations
 
-import collections
 import threading
+import weakref
+
+import numpy as np
 
 REPLAY_AFTER = 4096  # events logged before the allocating thread replays them
+
+
+class HostBuffer(weakref.ref):
+    """A weak reference to a counted host buffer, remembering its size; hashed by identity (arrays
+    are unhashable) so the live set can hold it until its death is replayed."""
+
+    __slots__ = ("nbytes",)
+    __hash__ = object.__hash__
+    __eq__ = object.__eq__
 
 
 class HostAccounting:
@@ -18,19 +30,25 @@ class HostAccounting:
     def __init__(self, name: str = "cpu"):
         self.name = name
         self._lock = threading.Lock()
-        self._events = collections.deque()  # +bytes allocated, -bytes freed, in order
+        self.events = []    # +bytes allocated, -bytes or a dead HostBuffer freed, in order (appends are atomic)
+        self.live = set()                    # HostBuffers of live counted buffers (keeps their callbacks alive)
         self.in_use = self.peak_in_use = self.num_allocs = self.num_frees = self.largest_alloc = 0
 
     def allocate(self, nbytes: int) -> int:
         """Record `nbytes` more in use; the token to free is the size itself."""
-        events = self._events
+        events = self.events
         events.append(nbytes)
-        if len(events) > REPLAY_AFTER and self._lock.acquire(blocking=False):
+        if len(events) > REPLAY_AFTER:
+            self.replay_if_free()
+        return nbytes
+
+    def replay_if_free(self) -> None:
+        """Replay the log now unless another thread is replaying it (callers that logged many events)."""
+        if self._lock.acquire(blocking=False):
             try:
                 self._replay()
             finally:
                 self._lock.release()
-        return nbytes
 
     def fits(self, nbytes: int) -> bool:
         """The host has no limit here: NumPy itself raises MemoryError when the machine is full."""
@@ -39,26 +57,30 @@ class HostAccounting:
     def count_transient(self, nbytes: int) -> None:
         """Count `nbytes` allocated and freed again (a plan step's intermediates): they raise the peak."""
         if nbytes:
-            self._events.extend((nbytes, -nbytes))
+            self.events.extend((nbytes, -nbytes))
 
     def queue_free(self, token: int) -> None:
         """Record that an array of `token` bytes died (safe from any thread or the collector)."""
-        self._events.append(-token)
+        self.events.append(-token)
 
     def _replay(self) -> None:
-        events, in_use, peak = self._events, self.in_use, self.peak_in_use
-        while events:
-            delta = events.popleft()
-            in_use += delta
-            if delta > 0:
-                self.num_allocs += 1
-                if in_use > peak:
-                    peak = in_use
-                if delta > self.largest_alloc:
-                    self.largest_alloc = delta
-            else:
-                self.num_frees += 1
-        self.in_use, self.peak_in_use = in_use, peak
+        """Apply the logged events in order (under the lock): in use, its exact peak, counts."""
+        events = self.events
+        count = len(events)
+        if not count:
+            return
+        batch = events[:count]
+        del events[:count]       # appends made meanwhile stay, after the batch
+        deltas = np.fromiter((e if e.__class__ is int else -e.nbytes for e in batch), dtype=np.int64, count=count)
+        self.live.difference_update([e for e in batch if e.__class__ is HostBuffer])
+        running = np.cumsum(deltas) + self.in_use
+        allocations = deltas[deltas > 0]
+        self.in_use = int(running[-1])
+        self.peak_in_use = max(self.peak_in_use, int(running.max()))
+        self.num_allocs += int(allocations.size)
+        self.num_frees += count - int(allocations.size)
+        if allocations.size:
+            self.largest_alloc = max(self.largest_alloc, int(allocations.max()))
 
     def settle(self) -> None:
         """Replay the event log."""

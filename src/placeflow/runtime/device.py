@@ -94,6 +94,17 @@ class HostCPU(Device):
 
     __slots__ = ()
 
+    def run(self, op, fn, args, attrs=None, name=None, presize=None):
+        """Run kernel `fn` of `op` with NumPy and count its outputs to the host (which has no limit to
+        check beforehand: NumPy's MemoryError becomes ResourceExhaustedError)."""
+        try:
+            out = fn(np, *args, **attrs) if attrs else fn(np, *args)
+        except BaseException as exc:  # noqa: BLE001 - converted (or re-raised as is) below
+            _reraise(exc, op, name, self)
+        if out.__class__ is tuple:
+            return tuple(self.charge(o) for o in out)
+        return self.charge(out)
+
     def node_call(self, op, fn, attrs, presize=None):
         """A plan node on the host: the bare kernel (its outputs are counted once per step by the plan)."""
         return functools.partial(fn, np, **attrs) if attrs else functools.partial(fn, np)
