@@ -9,6 +9,9 @@
     parallel, and on two logical CPUs (one branch each); raw NumPy runs the same matmuls one after
     the other with 1 and with all BLAS threads. Each configuration runs in its own process, since
     logical devices are fixed per process.
+(c) Which runner earns its place: two branches of chained matmuls on two logical CPUs, run by the
+    per-device programs (the runner a cross-device plan gets) and by the dataflow runner (forced),
+    against one logical CPU's inline generated step; tiny matmuls (dispatch-bound) and 256x256 ones.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ os.environ.setdefault("PLACEFLOW_DISABLE_CUDA", "1")
 CHAIN_OPS = 100
 SIZE = 1024
 MATMULS_PER_BRANCH = 4
+RUNNER_CASES = ((8, 200), (256, 20))  # (size, matmuls per branch): overhead-bound, BLAS-bound
 
 
 def per_call_us(fn, number: int, repeat: int = 15) -> float:
@@ -89,6 +93,9 @@ with graph.as_default():
     total = tf.add_n(outs)
 sess = tf.compat.v1.Session(graph=graph, config=config)
 sess.run(total)
+if {dataflow}:  # (c): the same plan on the dataflow runner instead of per-device programs
+    for plan in sess._plans.values():
+        plan.per_device = False
 samples = []
 for _ in range(7):
     start = time.perf_counter()
@@ -123,7 +130,8 @@ print(json.dumps(sorted(samples)[len(samples) // 2] * 1e3))
 
 
 def _in_process(template: str, **fields) -> float:
-    code = template.format(src=SRC, size=SIZE, matmuls=MATMULS_PER_BRANCH, **fields)
+    fields = {"size": SIZE, "matmuls": MATMULS_PER_BRANCH, "dataflow": False, **fields}
+    code = template.format(src=SRC, **fields)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -136,6 +144,15 @@ def branch_table() -> list:
         ("Session, one logical CPU, serial (inter_op=-1)", _in_process(BRANCHES, mode="serial")),
         ("Session, one logical CPU, parallel branches", _in_process(BRANCHES, mode="one")),
         ("Session, two logical CPUs, one branch each", _in_process(BRANCHES, mode="two")),
+    ]
+
+
+def runner_table(size: int, matmuls: int) -> list:
+    case = {"size": size, "matmuls": matmuls}
+    return [
+        ("one logical CPU, serial (inline step)", _in_process(BRANCHES, mode="serial", **case)),
+        ("two logical CPUs, per-device programs", _in_process(BRANCHES, mode="two", **case)),
+        ("two logical CPUs, dataflow runner (forced)", _in_process(BRANCHES, mode="two", dataflow=True, **case)),
     ]
 
 
@@ -155,6 +172,12 @@ def main() -> None:
         print(f"{name:52}{value:8.1f}{serial / value:19.2f}")
     print(f"\ntwo logical CPUs vs one logical CPU run serially: {serial / rows[4][1]:.2f}x"
           f"   vs one logical CPU in parallel: {rows[3][1] / rows[4][1]:.2f}x")
+    for size, matmuls in RUNNER_CASES:
+        print(f"\n(c) two branches of {matmuls} chained {size}x{size} matmuls, per step (median)")
+        rows = runner_table(size, matmuls)
+        print(f"{'':52}{'ms':>8}{'x inline':>10}")
+        for name, value in rows:
+            print(f"{name:52}{value:8.2f}{value / rows[0][1]:10.2f}")
 
 
 if __name__ == "__main__":

@@ -166,7 +166,7 @@ def test_inline_plan_is_generated_code_naming_its_nodes(make_context):
     plan = next(iter(sess._plans.values()))
     assert not plan.parallel
     assert plan.inline.source.splitlines() == [
-        "def step(F):",
+        "def step(F, R=None):",
         "    v0 = F[0]  # x (Placeholder) on CPU:0",
         "    v2 = N2(v0, C1)  # mul (Mul) on CPU:0",
         "    v3 = N3(v2)  # y (Exp) on CPU:0",

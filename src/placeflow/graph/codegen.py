@@ -1,8 +1,8 @@
 """Generated plan code: a plan compiled once into straight-line Python, one line per node.
 
-    def step(F):
-        v3 = N3(C0, F[0])    # a (Mul) on CPU:0
-        v4 = N4(v3)          # b (Relu) on CPU:0
+    def step(F, R=None):
+        v3 = N3(C0, F[0])  # a (Mul) on CPU:0
+        v4 = N4(v3)  # b (Relu) on CPU:0
         return [v4]
 
 Every line calls the node's one callable (`node.call`, see partition) and stores its value in a
@@ -14,23 +14,26 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import time
 import weakref
 
 _counter = itertools.count()
 _line_nodes: dict = {}  # generated file name -> {line number: node index}
 
 
-def compile_inline(plan):
-    """A function `step(feed_values) -> [fetched values]` that runs `plan` in the calling thread."""
-    env: dict = {}
-    lines = ["def step(F):"]
+def compile_inline(plan, traced: bool = False):
+    """A function `step(feed_values, R) -> [fetched values]` that runs `plan` in the calling thread;
+    when `traced`, each node's line also calls `R(index, start_ns, value)` (step statistics)."""
+    env: dict = {"P": time.perf_counter_ns}
+    lines = ["def step(F, R=None):"]
     line_nodes = {}
     names: dict = {}
     for node in plan.nodes:
         expr = bind(node, env, names)
         if expr is None:
             continue
-        lines.append(f"    {expr}")
+        timed = traced and node.kind != "feed"
+        lines.append(f"    t = P(); {expr}; R({node.index}, t, v{node.index})" if timed else f"    {expr}")
         line_nodes[len(lines)] = node.index
         describe(lines, node)
     fetched = ", ".join(ref(names, i, p) for i, p in plan.fetches)

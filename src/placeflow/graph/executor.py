@@ -6,7 +6,7 @@
   device, each in its own thread, waiting only for other devices' values (device_programs).
 - Parallel: every node counts its pending inputs; ready nodes go to their device's lane; a worker
   that finishes a node runs one newly ready node of the same device itself and queues the rest.
-- Traced runs (step stats) use the parallel machinery, or a timed serial loop for inline plans.
+- Traced runs (step stats) run the same code with a timing call after each node's line.
 The first error cancels the step: nodes not yet started are skipped, and the error is raised with
 the failing node's name.
 """
@@ -33,15 +33,8 @@ def run(plan, feed_values, lanes=None, collector: StepStatsCollector | None = No
         fetched = _fetch(plan, programs.run(feed_values, lanes, collector))
     elif plan.parallel and lanes is not None:
         fetched = _fetch(plan, _Step(plan, feed_values, lanes, collector).run())
-    elif collector is not None:
-        fetched = _fetch(plan, _run_serial(plan, feed_values, collector))
     else:
-        if plan.inline is None:
-            plan.inline = codegen.compile_inline(plan)
-        try:
-            fetched = plan.inline(feed_values)
-        except BaseException as exc:  # noqa: BLE001 - re-raised with the failing node's name
-            _reraise(exc, plan, codegen.failed_node(exc))
+        fetched = _run_inline(plan, feed_values, collector)
     _count_host_transients(plan)
     return fetched
 
@@ -89,19 +82,28 @@ def compute(node, values):
     return node.call(*[values[s] if p is None else values[s][p] for s, p in node.inputs])
 
 
-def _run_serial(plan, feed_values, collector) -> list:
-    values = _initial_values(plan, feed_values)
-    thread = threading.current_thread().name
-    for node in plan.nodes:
-        if node.kind in ("const", "feed"):
-            continue
-        start = time.perf_counter_ns()
-        try:
-            values[node.index] = compute(node, values)
-        except BaseException as exc:  # noqa: BLE001
-            _reraise(exc, plan, node.index)
-        collector.record(NodeExecStats.of(node, thread, start, time.perf_counter_ns(), values[node.index]))
-    return values
+def _run_inline(plan, feed_values, collector) -> list:
+    """The plan's generated step in the calling thread (its traced variant when collecting stats)."""
+    if collector is None:
+        if plan.inline is None:
+            plan.inline = codegen.compile_inline(plan)
+        step, record = plan.inline, None
+    else:
+        if plan.inline_traced is None:
+            plan.inline_traced = codegen.compile_inline(plan, traced=True)
+        step, record = plan.inline_traced, _recorder(plan, collector)
+    try:
+        return step(feed_values, record)
+    except BaseException as exc:  # noqa: BLE001 - re-raised with the failing node's name
+        _reraise(exc, plan, codegen.failed_node(exc))
+
+
+def _recorder(plan, collector):
+    nodes, thread = plan.nodes, threading.current_thread().name
+
+    def record(index, start, value):
+        collector.record(NodeExecStats.of(nodes[index], thread, start, time.perf_counter_ns(), value))
+    return record
 
 
 def _initial_values(plan, feed_values) -> list:

@@ -62,6 +62,7 @@ class Plan:
         self.pending: list = []     # per node: inputs still to come once constants and feeds are in
         self.roots: list = []       # nodes ready when a step starts
         self.inline = None          # generated single-thread step function (codegen)
+        self.inline_traced = None   # the same with step statistics
         self.device_programs: dict = {}  # (traced, host threads) -> compiled per-device programs
         self.host_transients: list = []  # (host memory, bytes its kernel nodes make per step)
         self.record = None               # the placement report's record of this plan's ops
