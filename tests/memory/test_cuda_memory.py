@@ -90,3 +90,33 @@ def test_release_unused_memory_returns_regions_to_the_driver(real_gpus):
     assert released >= 1024 * MIB
     assert cupy.cuda.runtime.memGetInfo()[0] - free_before >= released - 64 * MIB
     assert keep.numpy()[0] == 1.0
+
+
+def _in_region(allocator, array) -> bool:
+    ptr = array.data.ptr
+    return any(r.ptr <= ptr < r.ptr + r.size for r in allocator.regions)
+
+
+def test_a_traced_step_writes_variables_on_two_virtual_gpus_through_their_own_pools(real_gpus):
+    split_first_gpu([256, 256])
+    variables = []
+    for name in ("/GPU:0", "/GPU:1"):
+        with tf.device(name):
+            variables.append(tf.Variable(tf.ones([1024, 256])))
+
+    @tf.function
+    def step():
+        for v in variables:
+            v.assign_add(v * 0.5)
+            v.assign(v * 2.0)
+        return [tf.reduce_sum(v) for v in variables]
+
+    for _ in range(2):
+        totals = step()
+    assert [float(t) for t in totals] == [1024 * 256 * 9.0] * 2  # 1 -> 3 -> 9
+    for index, v in enumerate(variables):
+        assert v.device.endswith(f"GPU:{index}")
+        assert _in_region(gpu_allocator(index), v._value)          # written through its own pool
+        assert not _in_region(gpu_allocator(1 - index), v._value)  # never the other device's
+        assert v._value.device.id == 0                              # both virtual GPUs are physical GPU 0
+    assert experimental.get_memory_info("GPU:1")["current"] >= 1024 * 256 * 4
