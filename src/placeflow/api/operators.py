@@ -24,6 +24,8 @@ def _install(cls) -> None:
         setattr(cls, f"__r{name}__", (lambda f: lambda self, other: f(other, self))(fn))
     for name, fn in _COMPARE.items():
         setattr(cls, f"__{name}__", (lambda f: lambda self, other: f(self, other))(fn))
+    cls.__eq__ = lambda self, other: False if other is None else math_ops.equal(self, other)  # as TF: x == None
+    cls.__ne__ = lambda self, other: True if other is None else math_ops.not_equal(self, other)
     for name, fn in _UNARY.items():
         setattr(cls, f"__{name}__", (lambda f: lambda self: f(self))(fn))
     cls.__getitem__ = lambda self, key: array_ops.strided_slice(self, key)
@@ -34,7 +36,7 @@ def _install_named(cls) -> None:
     for name, fn in _BINARY.items():
         setattr(cls, f"__{name}__", (lambda f, n: lambda self, other: f(self, other, name=n))(fn, name))
         setattr(cls, f"__r{name}__", (lambda f, n: lambda self, other: f(other, self, name=n))(fn, name))
-    for name, fn in _COMPARE.items():  # == and != stay identity, as on TensorFlow 1 graph tensors
+    for name, fn in _COMPARE.items():
         if name not in ("eq", "ne"):
             setattr(cls, f"__{name}__", (lambda f, n: lambda self, other: f(self, other, name=n))(fn, name.title()))
     for name, fn in _UNARY.items():
@@ -61,8 +63,24 @@ def _fast_binary(op, slow):
     return method
 
 
+def _install_graph_equality(cls) -> None:
+    """== and != on graph tensors: elementwise inside a traced function (TensorFlow 2), identity in a
+    TensorFlow 1 graph, as TensorFlow decides it per tensor."""
+    def eq(self, other):
+        if other is None or not self.compares_elementwise():
+            return self is other
+        return math_ops.equal(self, other, name="Equal")
+
+    def ne(self, other):
+        if other is None or not self.compares_elementwise():
+            return self is not other
+        return math_ops.not_equal(self, other, name="NotEqual")
+    cls.__eq__, cls.__ne__ = eq, ne
+
+
 _install(EagerTensor)
 _install_fast_arithmetic(EagerTensor)
+_install_graph_equality(GraphTensor)
 _install(Variable)
 _install_named(GraphTensor)
 _install_named(RefVariable)

@@ -45,6 +45,15 @@ def current():
     return strategy, strategy._default_replica_context
 
 
+def trace_key():
+    """What a function traced here depends on: the entered strategy and the replica (None outside any)."""
+    stack = _stack()
+    if not stack:
+        return None
+    strategy, replica = stack[-1]
+    return id(strategy), None if replica is None else replica.replica_id_in_sync_group
+
+
 def creator_active(strategy) -> bool:
     """Whether `strategy.scope()` already installed its variable creator in this thread."""
     return strategy in getattr(_local, "creators", ())

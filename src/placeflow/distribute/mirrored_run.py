@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextvars
 import threading
 
+from ..eager.variables import variable_creator_scope
 from ..placement import scope as scope_module
 from . import distribution_context
 from .distribution_context import ReplicaContext
@@ -52,11 +53,21 @@ class _ReplicaThread(threading.Thread):
         distribution_context.push(strategy, ReplicaContext(strategy, self.index, self.coordinator))
         token = scope_module.current.set(scope_module.make_scope(device, scope_module.current.get()))
         try:
-            with _replica_name_scope(self.index):
+            with _replica_name_scope(self.index), variable_creator_scope(_refuse_replica_variable):
                 return self.fn(*self.args, **self.kwargs)
         finally:
             scope_module.current.reset(token)
             distribution_context.pop()
+
+
+def _refuse_replica_variable(next_creator, **kwargs):
+    """Variables made inside strategy.run would be one independent variable per replica, not the one
+    mirrored variable TensorFlow makes: refused until that is implemented."""
+    raise ValueError(
+        f"Creating a variable ({kwargs.get('name') or 'unnamed'}) inside `strategy.run` with several replicas is "
+        "not supported by placeflow: each replica would get its own independent variable. Create variables "
+        "in cross-replica context, inside `with strategy.scope():` before calling `strategy.run` (build the "
+        "model and optimizer there, or call `model.build(...)` first).")
 
 
 class Coordinator:

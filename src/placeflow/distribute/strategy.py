@@ -15,6 +15,7 @@ from ..config import context as context_module
 from ..config.placement_log import _CurrentStderrHandler
 from ..eager.variables import variable_creator_scope
 from ..framework import graph_mode
+from ..graph import function as function_module
 from ..framework.device_spec import DeviceSpec
 from ..runtime import registry
 from . import cross_device_ops as cross_device_ops_lib
@@ -333,3 +334,4 @@ def _runtime_device(name):
 
 
 distribution_context.register_default_strategy(default_strategy)
+function_module.call_context_hooks.append(distribution_context.trace_key)

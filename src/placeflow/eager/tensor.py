@@ -94,7 +94,7 @@ class EagerTensor:
 
     def ref(self):
         """A hashable reference to this tensor (TensorFlow's Tensor.ref())."""
-        return _TensorRef(self)
+        return TensorRef(self)
 
     def __str__(self) -> str:
         text = str(self.numpy())
@@ -114,7 +114,9 @@ def numpy_repr(value) -> str:
     return "\n" + text if "\n" in text else text
 
 
-class _TensorRef:
+class TensorRef:
+    """What `tensor.ref()` returns: hashable by the tensor's identity; `deref()` gives the tensor back."""
+
     __slots__ = ("_tensor",)
 
     def __init__(self, tensor):
@@ -127,4 +129,4 @@ class _TensorRef:
         return id(self._tensor)
 
     def __eq__(self, other):
-        return isinstance(other, _TensorRef) and other._tensor is self._tensor
+        return isinstance(other, TensorRef) and other._tensor is self._tensor

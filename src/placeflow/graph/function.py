@@ -168,7 +168,7 @@ class Function:
         if graph_mode.active() is not None:  # called while another graph is built: inline the Python body
             return self._python_function(*args, **kwargs)
         if not kwargs and all(a.__class__ is EagerTensor for a in args):
-            key = tuple((a._value.dtype, a._value.shape, a._device) for a in args)
+            key = (tuple((a._value.dtype, a._value.shape, a._device) for a in args), _call_context())
             concrete = self._cache.get(key)
             if concrete is None:
                 concrete = self._cache[key] = self._concrete(args, kwargs)[0]
@@ -188,7 +188,7 @@ class Function:
             leaves = []
             structure = _walk((args, kwargs), leaves)
         tensors = [leaf for leaf in leaves if isinstance(leaf, EagerTensor)]
-        key = _signature_key(leaves, structure)
+        key = (_signature_key(leaves, structure), _call_context())
         concrete = self._cache.get(key)
         if concrete is None:
             concrete = self._trace(args, kwargs)
@@ -216,6 +216,20 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
     if func is None:
         return lambda f: Function(f, input_signature, name)
     return Function(func, input_signature, name)
+
+
+call_context_hooks: list = []  # fn() -> hashable: what else about the call site selects a trace (distribute adds
+                               # the strategy and replica: each replica of strategy.run traces its own graph)
+
+
+def _call_context() -> tuple:
+    """What about the call site, besides the arguments, selects a trace: the device scope (its ops are
+    placed by it when traced) and whatever upper layers registered."""
+    scope = current_scope.get()
+    where = None if scope is None else (scope.key, scope.fn)
+    if not call_context_hooks:
+        return (where,)
+    return (where,) + tuple(hook() for hook in call_context_hooks)
 
 
 def _tensors_from_arrays(structure):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import threading
 
-from ..framework import graph_mode
+from ..eager.tensor import TensorRef
+from ..framework import errors, graph_mode
 from ..framework.tensor_shape import TensorShape
 from ..placement import device_scope
 from ..placement import scope as scope_module
@@ -63,8 +64,11 @@ class Tensor:
         return [op for op in self.op.graph.get_operations() if any(t is self for t in op.inputs)]
 
     def __bool__(self):
-        raise TypeError("Using a symbolic `placeflow.Tensor` as a Python `bool` is not allowed: its value exists "
-                        "only when the graph runs. Use placeflow.where or run it in a Session first.")
+        raise errors.OperatorNotAllowedInGraphError(
+            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed: AutoGraph is disabled in this "
+            f"function.\nplaceflow: {self.name!r} has a value only when the graph runs, and placeflow does not "
+            "convert Python control flow (`if`, `while`) on tensors into graph ops. Compute with tensor ops "
+            "(placeflow.where), or run the branch eagerly outside the function.")
 
     def __iter__(self):
         raise TypeError(f"Tensor {self.name!r} is not iterable while building a graph; "
@@ -75,8 +79,19 @@ class Tensor:
             raise TypeError(f"len() of Tensor {self.name!r} with unknown first dimension")
         return self._shape[0]
 
+    def compares_elementwise(self) -> bool:
+        """Whether == and != build Equal/NotEqual ops (TensorFlow 2, inside a function being traced) or
+        compare identity, as TensorFlow 1 graph tensors do (a Graph outside any function)."""
+        return self.op.graph.is_function_graph and graph_mode.process_default is None
+
     def __hash__(self):
+        if self.compares_elementwise():
+            raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
         return id(self)
+
+    def ref(self):
+        """A hashable reference to this tensor, for sets and dict keys (== compares elementwise)."""
+        return TensorRef(self)
 
     def __repr__(self) -> str:
         shape = "<unknown>" if self._shape is None else str(self._shape)
@@ -141,6 +156,8 @@ class Operation:
 
 class Graph:
     """A dataflow graph. Ops built under `as_default()` are recorded here instead of running."""
+
+    is_function_graph = False   # FuncGraph: the graph a function traces into
 
     def __init__(self):
         self._ops: list = []

@@ -1,0 +1,97 @@
+"""What a traced function computes equals what TensorFlow 2.21 computes (values recorded from TF)."""
+
+import time
+
+import numpy as np
+import pytest
+
+import placeflow as tf
+
+
+def test_equality_inside_a_function_is_elementwise(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="1")
+
+    @tf.function
+    def accuracy(logits, labels):
+        return tf.reduce_mean(tf.cast(tf.argmax(logits, 1) == labels, tf.float32))
+
+    @tf.function
+    def mask(x):
+        return tf.where(x == 2, 1.0, 0.0), tf.where(x != 2, 1.0, 0.0)
+
+    logits = tf.constant([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]])
+    assert float(accuracy(logits, tf.constant([1, 0, 0], dtype=tf.int64))) == pytest.approx(0.6666667)  # TF 2.21
+    equal, not_equal = mask(tf.constant([1, 2, 3]))
+    assert equal.numpy().tolist() == [0.0, 1.0, 0.0] and not_equal.numpy().tolist() == [1.0, 0.0, 1.0]
+
+
+def test_traced_tensors_are_unhashable_and_have_ref(make_context):
+    seen = {}
+
+    @tf.function
+    def f(x):
+        with pytest.raises(TypeError, match=r"Tensor is unhashable. Instead, use tensor.ref\(\) as the key."):
+            hash(x)
+        seen["ref"] = {x.ref(): 1}
+        seen["none"] = (x == None, x != None)  # noqa: E711 - TensorFlow answers False / True
+        return x
+
+    f(tf.constant(1.0))
+    (ref,) = seen["ref"]
+    assert ref.deref().name.startswith("x") and seen["none"] == (False, True)
+
+
+def test_tensorflow_1_graph_tensors_keep_identity_equality(make_context):
+    with tf.compat.v1.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, shape=[2])
+        assert (x == x) is True and (x != x) is False and len({x}) == 1
+
+
+def test_a_symbolic_tensor_as_a_python_bool_raises_at_once(make_context):
+    @tf.function
+    def collatz(n):
+        steps = 0
+        while n != 1:
+            n = n // 2
+            steps += 1
+        return steps
+
+    start = time.perf_counter()
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="Using a symbolic `tf.Tensor` as a Python `bool`"):
+        collatz(tf.constant(6))
+    assert time.perf_counter() - start < 1.0
+    assert issubclass(tf.errors.OperatorNotAllowedInGraphError, TypeError)
+
+
+def test_each_replica_of_strategy_run_traces_its_own_function(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="2")
+    strategy = tf.distribute.MirroredStrategy()
+
+    @tf.function
+    def replica_number():
+        return tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32) + 1.0
+
+    results = strategy.experimental_local_results(strategy.run(replica_number))
+    assert [float(r) for r in results] == [1.0, 2.0]  # TF 2.21
+
+
+def test_a_function_traced_under_one_device_scope_is_traced_again_under_another(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="1")
+    double = tf.function(lambda x: x * 2.0)
+    x = tf.constant(np.ones(2, np.float32))
+    with tf.device("/CPU:0"):
+        on_cpu = double(x)
+    with tf.device("/GPU:0"):
+        on_gpu = double(x)
+    assert on_cpu.device.endswith("CPU:0") and on_gpu.device.endswith("GPU:0")
+
+
+def test_variables_created_inside_strategy_run_are_refused(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="2")
+    strategy = tf.distribute.MirroredStrategy()
+    with pytest.raises(ValueError, match="inside `strategy.run`.*strategy.scope"):
+        strategy.run(lambda: tf.Variable(1.0))
+    with strategy.scope():
+        v = tf.Variable(1.0, aggregation=tf.VariableAggregation.MEAN)
+    strategy.run(lambda: v.assign_add(1.0))
+    assert [float(x) for x in strategy.experimental_local_results(v)] == [2.0, 2.0]
