@@ -94,4 +94,16 @@ def test_variables_created_inside_strategy_run_are_refused(make_context):
     with strategy.scope():
         v = tf.Variable(1.0, aggregation=tf.VariableAggregation.MEAN)
     strategy.run(lambda: v.assign_add(1.0))
-    assert [float(x) for x in strategy.experimental_local_results(v)] == [2.0, 2.0]
+    assert [float(x.numpy()) for x in strategy.experimental_local_results(v)] == [2.0, 2.0]
+
+
+def test_an_int64_only_first_replica_counter_counts_once_per_step(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="2")
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        counter = tf.Variable(0, dtype=tf.int64, aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA)
+    strategy.run(lambda: counter.assign_add(1))
+    assert [int(x.numpy()) for x in strategy.experimental_local_results(counter)] == [1, 1]  # TF 2.21: 1
+    step = tf.function(lambda: strategy.run(lambda: counter.assign_add(1)))
+    step()
+    assert [int(x.numpy()) for x in strategy.experimental_local_results(counter)] == [2, 2]

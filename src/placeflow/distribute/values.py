@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..eager.convert import convert_to_tensor
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..framework import errors
@@ -143,6 +144,9 @@ class MirroredVariable(Variable):
                 "context, but in cross replica context. You can enter cross replica context by calling "
                 "`tf.distribute.get_replica_context().merge_call(merge_fn, ..)`.Inside `merge_fn`, you can then "
                 "update the `tf.Variable` using `tf.distribute.StrategyExtended.update()`.")
+
+        if not isinstance(value, DistributedValues):  # Python numbers take the variable's dtype, as in TF
+            value = convert_to_tensor(value, dtype=self.dtype)
 
         def merge(strategy, per_replica):
             if self._aggregation == VariableAggregation.ONLY_FIRST_REPLICA:
