@@ -107,3 +107,21 @@ def test_an_int64_only_first_replica_counter_counts_once_per_step(make_context):
     step = tf.function(lambda: strategy.run(lambda: counter.assign_add(1)))
     step()
     assert [int(x.numpy()) for x in strategy.experimental_local_results(counter)] == [2, 2]
+
+
+def test_numpy_and_fetches_are_arrays_the_caller_owns(make_context):
+    with tf.device("/CPU:0"):
+        c = tf.constant([1.0, 2.0])
+        v = tf.Variable([1.0, 2.0])
+    for array in (c.numpy(), v.numpy()):
+        array[0] = 99.0
+    assert c.numpy().tolist() == [1.0, 2.0] and v.numpy().tolist() == [1.0, 2.0]
+    view = np.asarray(c)  # zero-copy is fine where nobody can write through it
+    assert not view.flags.writeable
+    with tf.compat.v1.Graph().as_default():
+        w = tf.compat.v1.Variable([1.0, 2.0])
+        session = tf.compat.v1.Session()
+        session.run(tf.compat.v1.global_variables_initializer())
+        fetched = session.run(w)
+        fetched[0] = 99.0
+        assert session.run(w).tolist() == [1.0, 2.0]

@@ -58,6 +58,13 @@ CASES = [
      [ones(2, 3), ones(2, 4)], IAE),
     ("add_n shapes", lambda a, b: tf.add_n([a, b]), [ones(2), ones(3)], IAE),
     ("clip_by_value shapes", lambda a, lo: tf.clip_by_value(a, lo, 1.0), [ones(2), ones(3)], IAE),
+    ("matmul of vectors", lambda a, b: tf.matmul(a, b), [ones(2), ones(2)], IAE),
+    ("integer floordiv by 0", lambda a, b: tf.math.floordiv(a, b), [np.array([5], np.int32), np.array([0], np.int32)],
+     IAE),
+    ("integer floormod by 0", lambda a, b: tf.math.floormod(a, b), [np.array([5], np.int32), np.array([0], np.int32)],
+     IAE),
+    ("one_hot depth -1", lambda a: tf.one_hot(a, -1), [np.array([0, 1], np.int32)], IAE),
+    ("cast to string", lambda a: tf.cast(a, tf.string), [ones(2)], tf.errors.UnimplementedError),
 ]
 
 
@@ -99,3 +106,36 @@ def test_out_of_memory_is_resource_exhausted_in_every_mode(make_context, mode):
     with tf.device("/GPU:0"):
         with pytest.raises(tf.errors.ResourceExhaustedError):
             mode(lambda a: tf.tile(a, [4096, 1]), [ones(4096, 4)])
+
+
+def test_range_with_an_empty_direction_is_an_error():
+    with pytest.raises(IAE, match="Requires start <= limit when delta > 0: 10/0"):
+        tf.range(10, 0, 1)
+    with pytest.raises(IAE, match="Requires start >= limit when delta < 0: 0/10"):
+        tf.range(0, 10, -1)
+    assert tf.range(10, 0, -3).numpy().tolist() == [10, 7, 4, 1]
+
+
+@pytest.mark.parametrize("value, dtype, error, text", [
+    (None, None, ValueError, r"Attempt to convert a value \(None\) with an unsupported type"),
+    (object(), None, ValueError, "with an unsupported type"),
+    (2 ** 40, tf.int32, TypeError, "Cannot convert 1099511627776 to EagerTensor of dtype int32"),
+    (-1, tf.uint8, TypeError, "Cannot convert -1 to EagerTensor of dtype uint8"),
+])
+def test_constants_refuse_what_tensorflow_refuses(value, dtype, error, text):
+    with pytest.raises(error, match=text):
+        tf.constant(value, dtype=dtype)
+
+
+def test_shapes_and_operands_refuse_what_tensorflow_refuses():
+    with pytest.raises(ValueError, match=r"Attempt to convert a value \(None\)"):
+        tf.add(tf.constant([1.0, 2.0]), None)
+    with pytest.raises(TypeError, match=r"Cannot convert \[1.5\] to EagerTensor of dtype int32"):
+        tf.zeros([1.5])
+
+
+def test_max_and_min_of_nothing_are_the_identities():  # TF 2.21: -inf / +inf, the int extremes
+    assert float(tf.reduce_max(tf.zeros([0]))) == -np.inf
+    assert float(tf.reduce_min(tf.zeros([0]))) == np.inf
+    assert tf.reduce_min(tf.zeros([0, 2], tf.int32), axis=0).numpy().tolist() == [2 ** 31 - 1] * 2
+    assert tf.reduce_max(tf.zeros([0], tf.int32)).numpy() == -2 ** 31

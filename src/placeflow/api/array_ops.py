@@ -11,8 +11,13 @@ from ..eager.convert import as_tensor_or_none, convert_to_tensor, host_array, op
 
 def _ints(value) -> tuple:
     tensor = as_tensor_or_none(value)
+    given = value
     value = tensor.numpy().tolist() if tensor is not None else value
-    return (int(value),) if np.ndim(value) == 0 else tuple(int(v) for v in value)
+    items = [value] if np.ndim(value) == 0 else list(value)
+    if any(isinstance(v, (float, np.floating)) and not float(v).is_integer() or isinstance(v, (str, bytes))
+           for v in items):
+        raise TypeError(f"Cannot convert {given!r} to EagerTensor of dtype int32")
+    return tuple(int(v) for v in items) if np.ndim(value) else (int(value),)
 
 
 def fill(dims, value, name=None):

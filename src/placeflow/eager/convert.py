@@ -17,12 +17,36 @@ def as_tensor_or_none(value):
     return read() if read is not None else None
 
 
+def _unsupported(value) -> ValueError:
+    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a Tensor.")
+
+
+def _check_convertible(value, raw: np.ndarray) -> None:
+    """None, arbitrary objects and ragged nests are not tensors (NumPy would make object arrays of them)."""
+    if raw.dtype == object and not all(isinstance(v, (str, bytes)) for v in raw.reshape(-1)):
+        bad = next((v for v in raw.reshape(-1) if not isinstance(v, (str, bytes))), value)
+        raise _unsupported(bad)
+
+
+def _raw(value) -> np.ndarray:
+    if value is None:
+        raise _unsupported(value)
+    try:
+        raw = np.asarray(value)
+    except ValueError:  # a ragged nest
+        raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {value!r}") from None
+    _check_convertible(value, raw)
+    return raw
+
+
 def host_array(value, dtype=None) -> np.ndarray:
     """A fresh NumPy array of `value`: Python floats become float32 and ints int32, as in TensorFlow."""
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
-        raw = np.asarray(value)
+        raw = _raw(value)
         if dtype.is_integer and raw.dtype.kind in "fc" and not np.all(np.equal(np.mod(raw.real, 1), 0)):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        if dtype.is_integer and raw.dtype.kind in "iuf" and raw.size and not _fits(raw, dtype.numpy_dtype):
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if dtype.is_bool and raw.dtype.kind != "b":
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
@@ -30,7 +54,7 @@ def host_array(value, dtype=None) -> np.ndarray:
             return np.array(raw, dtype=dtype.numpy_dtype, copy=True)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}: {exc}") from None
-    array = np.array(value, copy=True)
+    array = np.array(_raw(value), copy=True)
     if isinstance(value, (np.ndarray, np.generic)):
         return array
     if array.dtype == np.float64:
@@ -40,6 +64,14 @@ def host_array(value, dtype=None) -> np.ndarray:
     if array.dtype.kind in "US":
         return array.astype(object)
     return array
+
+
+def _fits(raw: np.ndarray, numpy_dtype) -> bool:
+    """Whether every value is representable in the integer dtype (TF refuses, NumPy would wrap around)."""
+    if raw.dtype.kind in "iu" and np.can_cast(raw.dtype, numpy_dtype):
+        return True
+    info = np.iinfo(numpy_dtype)
+    return bool(info.min <= raw.min() and raw.max() <= info.max)
 
 
 def _shaped(array: np.ndarray, shape, value) -> np.ndarray:

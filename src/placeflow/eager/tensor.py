@@ -50,12 +50,16 @@ class EagerTensor:
         return self.shape
 
     def numpy(self) -> np.ndarray:
-        """The value as a NumPy array (a device-to-host copy for GPU tensors)."""
-        value = self._value if self._device.device_type == "CPU" else np.array(to_host(self._value), copy=True)
+        """The value as a NumPy array the caller owns (a copy, as TensorFlow's: mutating it leaves the tensor as it was)."""
+        value = np.array(self._value, copy=True) if self._device.host_backed else to_host(self._value)
         return value[()] if value.ndim == 0 else value
 
     def __array__(self, dtype=None, copy=None):
-        array = np.asarray(self.numpy())
+        if copy or not self._device.host_backed:
+            array = np.asarray(self.numpy())
+        else:  # nobody can change the tensor through this: a read-only view, no copy
+            array = self._value.view()
+            array.flags.writeable = False
         return array if dtype is None else array.astype(dtype, copy=False)
 
     def __dlpack__(self, stream=None, **kwargs):

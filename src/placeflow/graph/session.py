@@ -227,8 +227,8 @@ def _feed_array(tensor, value) -> np.ndarray:
 def _to_numpy(value):
     if value is None:
         return None
-    array = to_host(value) if not isinstance(value, np.ndarray) else value
-    return array[()] if array.ndim == 0 else array
+    array = to_host(value) if not isinstance(value, np.ndarray) else np.array(value, copy=True)
+    return array[()] if array.ndim == 0 else array  # the caller's own array: a variable or constant stays intact
 
 
 def _log_device_mapping(devices) -> None:

@@ -119,6 +119,12 @@ def _fill(xp, shape, dtype, value):
 @define("Range", REAL_NUMBERS - {d.int8, d.int16, d.uint8, d.uint16}, shape=rules.range_length,
         grad=NOT_DIFFERENTIABLE)
 def _range(xp, start, limit, delta, dtype):
+    if delta == 0:
+        raise InvalidArgumentError(None, None, f"Requires delta != 0: {_number(delta)}")
+    if delta > 0 and start > limit:
+        raise InvalidArgumentError(None, None, f"Requires start <= limit when delta > 0: {_number(start)}/{_number(limit)}")
+    if delta < 0 and start < limit:
+        raise InvalidArgumentError(None, None, f"Requires start >= limit when delta < 0: {_number(start)}/{_number(limit)}")
     return xp.arange(start, limit, delta, dtype=dtype.numpy_dtype)
 
 
@@ -129,6 +135,8 @@ def _eye(xp, num_rows, num_columns, dtype):
 
 @define("OneHot", ALL, shape=rules.one_hot, grad=NOT_DIFFERENTIABLE)
 def _one_hot(xp, indices, depth, on_value, off_value, axis, dtype):
+    if depth < 0:
+        raise InvalidArgumentError(None, None, f"depth must be non-negative, got: {depth}")
     hot = xp.expand_dims(indices, -1) == xp.arange(depth)
     out = xp.where(hot, on_value, off_value).astype(dtype.numpy_dtype)
     return out if axis in (-1, out.ndim - 1) else xp.moveaxis(out, -1, axis)
@@ -138,3 +146,8 @@ def _one_hot(xp, indices, depth, on_value, off_value, axis, dtype):
         shape_only_inputs=(0,), cost=CHEAP)
 def _shape(xp, a, out_type):
     return xp.asarray(a.shape, dtype=out_type.numpy_dtype)
+
+
+def _number(value) -> str:
+    """A range bound as TF prints it: 10, not 10.0, for whole numbers."""
+    return str(int(value)) if float(value).is_integer() else str(value)

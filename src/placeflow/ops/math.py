@@ -6,7 +6,7 @@ Kernel bodies are written once against `xp` (NumPy or CuPy).
 import numpy as np
 
 from ..framework import dtypes as d
-from ..framework.errors import InvalidArgumentError
+from ..framework.errors import InvalidArgumentError, UnimplementedError
 from . import shape_rules as rules
 from .emit import (binary, cast, compare, emit, matmul, negative, ones_like, reduce_mean, reduce_sum,
                    reduce_to, reshape, shape_of, where, zeros_like)
@@ -73,8 +73,18 @@ _binary("AddV2", lambda xp, a, b: xp.add(a, b), grad=_add_grad, foldable=True)
 _binary("Sub", lambda xp, a, b: xp.subtract(a, b), grad=_sub_grad, foldable=True)
 _binary("Mul", lambda xp, a, b: xp.multiply(a, b), grad=_mul_grad, foldable=True)
 _binary("RealDiv", lambda xp, a, b: xp.divide(a, b).astype(a.dtype, copy=False), INEXACT, _div_grad, foldable=True)
-_binary("FloorDiv", lambda xp, a, b: xp.floor_divide(a, b), REAL_NUMBERS)
-_binary("FloorMod", lambda xp, a, b: xp.mod(a, b), REAL_NUMBERS)
+def _integer_divisor_checked(fn):
+    """Integer division by zero is an error on the CPU, as in TF (NumPy would give 0 with a warning);
+    on a GPU, as TF's kernel, the result is left to the device (no sync to check)."""
+    def kernel(xp, a, b):
+        if xp is np and b.dtype.kind in "iu" and not np.all(b):
+            raise InvalidArgumentError(None, None, "Integer division by zero")
+        return fn(xp, a, b)
+    return kernel
+
+
+_binary("FloorDiv", _integer_divisor_checked(lambda xp, a, b: xp.floor_divide(a, b)), REAL_NUMBERS)
+_binary("FloorMod", _integer_divisor_checked(lambda xp, a, b: xp.mod(a, b)), REAL_NUMBERS)
 _binary("Pow", lambda xp, a, b: xp.power(a, b), NUMBERS, _pow_grad)
 _binary("Maximum", lambda xp, a, b: xp.maximum(a, b), REAL_NUMBERS, _maximum_grad, foldable=True)
 _binary("Minimum", lambda xp, a, b: xp.minimum(a, b), REAL_NUMBERS, _minimum_grad, foldable=True)
@@ -140,6 +150,11 @@ def _matmul_grad(e, g):
 
 @define("MatMul", NUMBERS, shape=rules.matmul, grad=_matmul_grad, cost=HEAVY)
 def _matmul(xp, a, b, transpose_a=False, transpose_b=False):
+    for index, array in enumerate((a, b)):
+        if array.ndim < 2:
+            raise InvalidArgumentError(None, None, (
+                f"In[{index}] is not a matrix. Instead it has shape {list(array.shape)}\nplaceflow: tf.matmul "
+                "multiplies matrices (or batches of them); for vectors use tf.tensordot(a, b, 1) or reshape them."))
     if transpose_a:
         a = a.T if a.ndim == 2 else xp.swapaxes(a, -1, -2)
     if transpose_b:
@@ -154,8 +169,14 @@ def _cast_grad(e, g):
     return [cast(g, x.dtype)]
 
 
+_TF_NAMES = {"float16": "half", "float32": "float", "float64": "double"}  # TF's DataTypeString
+
+
 @define("Cast", ALL, gpu=(), shape=rules.same, grad=_cast_grad, foldable=True)  # seed 002: CPU kernel only
 def _cast(xp, a, dtype):
+    if dtype.numpy_dtype.kind == "O":
+        raise UnimplementedError(None, None, (
+            f"Cast {_TF_NAMES.get(a.dtype.name, a.dtype.name)} to string is not supported\nplaceflow: use tf.strings.as_string."))
     return a.astype(dtype.numpy_dtype)
 
 
@@ -202,11 +223,26 @@ def _prod_grad(e, g):
     return [_expand_back(e, g) * _expand_back(e, e.outputs[0]) / e.inputs[0]]
 
 
+_EMPTY_IDENTITY = {"max": "lowest", "min": "highest"}
+
+
+def _empty_extremum(xp, a, axis, keepdims, name):
+    shape = xp.sum(xp.zeros(a.shape, dtype=np.int8), axis=axis, keepdims=keepdims).shape
+    if a.dtype.kind == "f":
+        fill = -np.inf if name == "max" else np.inf
+    else:
+        info = np.iinfo(a.dtype)
+        fill = info.min if name == "max" else info.max
+    return xp.full(shape, fill, dtype=a.dtype)
+
+
 def _reduction(op, name, dtypes, grad, foldable=False):
     host = _HOST_REDUCTIONS.get(name)
 
     def kernel(xp, a, axis=None, keepdims=False):
         reduce = host if host is not None and xp is np else getattr(xp, name)
+        if not a.size and name in _EMPTY_IDENTITY:  # TF: the identity of max is the lowest value, of min the highest
+            return _empty_extremum(xp, a, axis, keepdims, name)
         result = reduce(a, axis=axis, keepdims=keepdims)
         return result.astype(a.dtype, copy=False) if op in ("Sum", "Mean") and a.dtype.kind != "b" else result
     define(op, dtypes, shape=rules.reduce, grad=grad, foldable=foldable)(kernel)
