@@ -91,9 +91,10 @@ class Variable:
             raise errors.InvalidArgumentError(None, None, (
                 f"Cannot update variable with shape {self.shape} using a Tensor with shape {tensor.shape}, "
                 f"shapes must be equal. [Op:{op}]"))
-        result = execute(op, (EagerTensor(self._value, self._device), tensor), self.dtype, attrs,
-                         resource=self._device, name=self._name)
-        self._value = result._value
+        with update_lock(self):  # read, compute and store as one step: concurrent assign_adds all count
+            result = execute(op, (EagerTensor(self._value, self._device), tensor), self.dtype, attrs,
+                             resource=self._device, name=self._name)
+            self._value = result._value
         return self._as_tensor() if read_value else self
 
     def assign(self, value, use_locking=False, name=None, read_value=True):
@@ -140,6 +141,15 @@ class Variable:
 
     def __hash__(self):
         return id(self)
+
+
+_UPDATE_LOCKS = tuple(threading.Lock() for _ in range(64))
+
+
+def update_lock(variable) -> threading.Lock:
+    """The lock a variable's updates hold (one of a fixed set, picked by identity: no per-variable
+    state, and an update never takes a second one, so no lock order to get wrong)."""
+    return _UPDATE_LOCKS[(id(variable) >> 4) % len(_UPDATE_LOCKS)]
 
 
 _creators = threading.local()

@@ -6,6 +6,7 @@ import threading
 
 import numpy as np
 
+from ..eager.variables import update_lock
 from ..framework import errors
 
 
@@ -14,7 +15,7 @@ class VariableStore:
 
     def __init__(self):
         self._values: dict = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()   # held across a read-modify-write: assign_add from threads is exact
 
     def slot(self, op, device) -> "Slot":
         """The handle a VariableV2 node outputs: reads and assigns go through it."""
@@ -61,15 +62,18 @@ class Slot:
         return value
 
     def assign_add(self, delta):
-        """value += delta."""
-        return self.assign(self.get() + delta)
+        """value += delta, atomically."""
+        with self.store._lock:
+            return self.assign(self.get() + delta)
 
     def assign_sub(self, delta):
-        """value -= delta."""
-        return self.assign(self.get() - delta)
+        """value -= delta, atomically."""
+        with self.store._lock:
+            return self.assign(self.get() - delta)
 
 
 def write_variable(op_type: str, var, kernel, attrs: dict, value) -> None:
     """Assign*/ResourceApply* on a captured eager variable, through its device's kernel call (which
     charges the new value to the device); the variable changes only when the kernel succeeded."""
-    var._value = var._device.run(op_type, kernel.fn, (var._value, value), attrs, var.name)
+    with update_lock(var):
+        var._value = var._device.run(op_type, kernel.fn, (var._value, value), attrs, var.name)
