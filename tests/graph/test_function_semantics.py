@@ -125,3 +125,24 @@ def test_numpy_and_fetches_are_arrays_the_caller_owns(make_context):
         fetched = session.run(w)
         fetched[0] = 99.0
         assert session.run(w).tolist() == [1.0, 2.0]
+
+
+def test_first_calls_from_several_threads_trace_once(make_context):
+    import threading
+    v = tf.Variable(0.0)
+    traces = []
+
+    @tf.function
+    def step(x):
+        traces.append(1)
+        time.sleep(0.05)  # widen the window in which other threads arrive
+        return v.assign_add(x)
+
+    x = tf.constant(1.0)
+    threads = [threading.Thread(target=step, args=(x,)) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(traces) == 1 and step.experimental_get_tracing_count() == 1
+    assert float(v.numpy()) == 6.0

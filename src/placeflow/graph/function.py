@@ -142,6 +142,7 @@ class Function:
         self._input_signature = input_signature
         self._cache: dict = {}
         self._tracing_count = 0
+        self._trace_lock = threading.RLock()  # first calls from several threads trace once
         functools.update_wrapper(self, python_function)
 
     @property
@@ -167,11 +168,11 @@ class Function:
     def __call__(self, *args, **kwargs):
         if graph_mode.active() is not None:  # called while another graph is built: inline the Python body
             return self._python_function(*args, **kwargs)
-        if not kwargs and all(a.__class__ is EagerTensor for a in args):
-            key = (tuple((a._value.dtype, a._value.shape, a._device) for a in args), _call_context())
+        key = _fast_key(args, kwargs)
+        if key is not None:
             concrete = self._cache.get(key)
             if concrete is None:
-                concrete = self._cache[key] = self._concrete(args, kwargs)[0]
+                concrete = self._concrete(args, kwargs)[0]
             return concrete.call_flat(args)
         concrete, tensors = self._concrete(args, kwargs)
         return concrete.call_flat(tensors)
@@ -191,8 +192,14 @@ class Function:
         key = (_signature_key(leaves, structure), _call_context())
         concrete = self._cache.get(key)
         if concrete is None:
-            concrete = self._trace(args, kwargs)
-            self._cache[key] = concrete
+            with self._trace_lock:
+                concrete = self._cache.get(key)
+                if concrete is None:
+                    concrete = self._trace(args, kwargs)
+                    self._cache[key] = concrete
+                    fast_key = _fast_key(args, kwargs)
+                    if fast_key is not None:
+                        self._cache[fast_key] = concrete
         return concrete, tensors
 
     def _trace(self, args, kwargs) -> ConcreteFunction:
@@ -216,6 +223,13 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
     if func is None:
         return lambda f: Function(f, input_signature, name)
     return Function(func, input_signature, name)
+
+
+def _fast_key(args, kwargs):
+    """The cache key of a call with only eager tensors as positional arguments (the common case), else None."""
+    if kwargs or not all(a.__class__ is EagerTensor for a in args):
+        return None
+    return tuple((a._value.dtype, a._value.shape, a._device) for a in args), _call_context()
 
 
 call_context_hooks: list = []  # fn() -> hashable: what else about the call site selects a trace (distribute adds
