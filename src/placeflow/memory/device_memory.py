@@ -159,7 +159,8 @@ class HostMemory(DeviceMemory):
     Each counted buffer gets a `HostBuffer` weak reference whose callback is the event log's own
     `append`: a dying buffer logs its reference with no Python code run, and the replay reads it as
     a free of its size and drops it from the live set. A buffer already counted is recognised by its
-    weak references, so views and outputs that are inputs are counted once."""
+    weak references, so views and outputs that are inputs are counted once (once across logical
+    CPUs too: they share the host's memory, and pass buffers to each other without copies)."""
 
     def __init__(self, device_name: str, accounting: HostAccounting):
         super().__init__(device_name, accounting)

@@ -1,8 +1,8 @@
 """The CPU's allocator: byte accounting over NumPy's own allocations (no limit, no pool).
 
-Every allocation and free is one atomic deque append (+n bytes; -n bytes or the dead buffer's
-HostBuffer); the log is replayed in order under the lock when it grows long or when statistics
-are asked for, so the peak is exact.
+Every allocation and free is one atomic list append (+n bytes; -n bytes or the dead buffer's
+HostBuffer); the log is replayed in order, in one NumPy pass under the lock, when it grows long or
+when statistics are asked for, so the peak is exact.
 """
 
 from __future__ import annotations
