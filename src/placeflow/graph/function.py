@@ -109,7 +109,6 @@ class ConcreteFunction:
         leaves = [next(results) if isinstance(leaf, Tensor) else leaf for leaf in self._leaves]
         return nest.pack_as(self.structured_outputs, leaves, True)
 
-
     def _call_device(self, ctx):
         """Where the call ran, as TensorFlow logs it: the device the call was pinned to, else the one
         device every node ran on, else the default device."""
@@ -172,7 +171,7 @@ class Function:
         if key is not None:
             concrete = self._cache.get(key)
             if concrete is None:
-                concrete = self._concrete(args, kwargs)[0]
+                concrete = self._cache[key] = self._concrete(args, kwargs)[0]
             return concrete.call_flat(args)
         concrete, tensors = self._concrete(args, kwargs)
         return concrete.call_flat(tensors)
@@ -195,11 +194,7 @@ class Function:
             with self._trace_lock:
                 concrete = self._cache.get(key)
                 if concrete is None:
-                    concrete = self._trace(args, kwargs)
-                    self._cache[key] = concrete
-                    fast_key = _fast_key(args, kwargs)
-                    if fast_key is not None:
-                        self._cache[fast_key] = concrete
+                    concrete = self._cache[key] = self._trace(args, kwargs)
         return concrete, tensors
 
     def _trace(self, args, kwargs) -> ConcreteFunction:

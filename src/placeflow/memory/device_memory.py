@@ -164,6 +164,7 @@ class HostMemory(DeviceMemory):
 
     def __init__(self, device_name: str, accounting: HostAccounting):
         super().__init__(device_name, accounting)
+        self._owners = self._died = None  # the base class's owner table is not used here
         self.adopt = _host_adopt(accounting)
 
 
