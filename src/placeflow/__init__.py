@@ -13,6 +13,7 @@ from .api.array_ops import (  # noqa: F401
     strided_slice, tile, transpose, zeros, zeros_like,
 )
 from .eager.convert import constant, convert_to_tensor  # noqa: F401
+from .api.clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
 from .api.device import device  # noqa: F401
 from .api.math_ops import (  # noqa: F401
     abs, add, add_n, argmax, argmin, cast, clip_by_value, divide, equal, exp, greater, greater_equal, identity,
@@ -24,6 +25,7 @@ from .eager.tensor import EagerTensor as Tensor  # noqa: F401
 from .eager.variables import Variable, variable_creator_scope  # noqa: F401
 from .distribute.reduce_op import VariableAggregation, VariableSynchronization  # noqa: F401
 from .graph.function import function  # noqa: F401
+from .api.module import Module  # noqa: F401
 from .graph.graph import Graph  # noqa: F401
 from .graph.v1_api import control_dependencies, executing_eagerly, group, name_scope, no_op  # noqa: F401
 from .framework.tensor_shape import TensorShape  # noqa: F401

@@ -1,5 +1,7 @@
 """MirroredStrategy and friends: devices, logging, mirrored variables, run/merge_call, reduce, input splitting."""
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -74,7 +76,7 @@ def test_variables_under_scope_are_mirrored_with_tensorflow_names(make_context):
             tf.Variable(1.0, synchronization=tf.VariableSynchronization.NONE)
 
 
-def test_replica_context_updates_need_an_aggregation(make_context):
+def test_replica_context_updates_combine_by_aggregation(make_context):
     make_context(PLACEFLOW_SIMULATED_GPUS=2)
     strategy = tf.distribute.MirroredStrategy()
     with strategy.scope():
@@ -86,13 +88,12 @@ def test_replica_context_updates_need_an_aggregation(make_context):
         replica = tf.distribute.get_replica_context().replica_id_in_sync_group
         var.assign_add(tf.constant(1.0) + float(replica))
 
-    with pytest.raises(ValueError, match="You must specify an aggregation method to update a MirroredVariable"):
-        strategy.run(bump, args=(plain,))
+    strategy.run(bump, args=(plain,))
     strategy.run(bump, args=(summed,))
     strategy.run(bump, args=(first,))
     assert [float(c.numpy()) for c in summed.values] == [3.0, 3.0]
     assert [float(c.numpy()) for c in first.values] == [1.0, 1.0]
-    assert [float(c.numpy()) for c in plain.values] == [0.0, 0.0]  # the failed update changed nothing
+    assert [float(c.numpy()) for c in plain.values] == [1.0, 2.0]  # NONE: each replica its own copy, as TF 2.21
 
 
 def test_run_returns_per_replica_values_and_reduce_combines_them(make_context):
@@ -138,6 +139,52 @@ def test_merge_call_runs_once_in_cross_replica_context(make_context):
     all_reduced = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce("MEAN", tf.constant(
         float(tf.distribute.get_replica_context().replica_id_in_sync_group))))
     assert [float(t.numpy()) for t in all_reduced.values] == [1.0, 1.0, 1.0]
+
+
+def _finishes(fn, seconds=30):
+    """fn() finished within `seconds` (a deadlock would leave its thread waiting); its result or error."""
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - re-raised below
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"{fn} did not finish in {seconds} s: deadlock"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def test_merge_calls_inside_traced_functions_do_not_deadlock(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS=2)
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        counter = tf.Variable(0, dtype=tf.int64, aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA)
+
+    @tf.function
+    def step():
+        counter.assign_add(1)
+        ctx = tf.distribute.get_replica_context()
+        return ctx.all_reduce("SUM", tf.constant(float(ctx.replica_id_in_sync_group + 1)))
+
+    assert [float(v) for v in _finishes(lambda: strategy.run(step)).values] == [3.0, 3.0]
+    assert step.experimental_get_tracing_count() == 0  # run traced its own every-replica clone, once
+    _finishes(lambda: strategy.run(step))
+    assert int(counter.numpy()) == 2  # TF 2.21: one increment per run
+    with pytest.raises(RuntimeError, match="`merge_call` called while defining a new graph or a tf.function"):
+        _finishes(lambda: strategy.run(lambda: step()))  # each replica would trace `step` itself: TF refuses too
+
+    @tf.function
+    def replica_value():
+        return tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32) + 1.0
+
+    per_replica = _finishes(lambda: strategy.run(lambda: replica_value()))  # no merge call: one trace each
+    assert [float(v) for v in per_replica.values] == [1.0, 2.0]
 
 
 def test_errors_in_a_replica_reach_the_caller_and_merge_calls_must_match(make_context):

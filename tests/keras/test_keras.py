@@ -97,7 +97,8 @@ def test_adam_matches_its_formula():
         expected = expected - 0.1 * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t) * m / (np.sqrt(v) + 1e-7)
     np.testing.assert_allclose(var.numpy(), expected, rtol=1e-5)
     assert float(optimizer.iterations.numpy()) == 2.0
-    assert sorted(optimizer.get_config()) == ["beta_1", "beta_2", "epsilon", "learning_rate", "name"]
+    assert sorted(optimizer.get_config()) == ["beta_1", "beta_2", "clipnorm", "clipvalue", "epsilon",
+                                              "global_clipnorm", "learning_rate", "name"]
 
 
 def test_minimize_and_the_tensorflow_1_optimizer_names():

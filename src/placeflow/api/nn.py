@@ -1,8 +1,9 @@
 """placeflow.nn: activations, bias_add and softmax cross-entropy."""
 
 from ..eager.execute import execute
-from ..framework import dtypes
+from ..framework import dtypes, errors
 from ..eager.convert import convert_to_tensor
+from .array_ops import transpose
 from .math_ops import sigmoid, tanh  # noqa: F401 - also public under nn
 
 
@@ -41,8 +42,22 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     return execute("SparseSoftmaxCrossEntropyWithLogits", (logits, labels), logits.dtype, name=name)[0]
 
 
+def _classes_last(x, axis: int):
+    if x.shape.rank is None:
+        raise ValueError(f"softmax_cross_entropy_with_logits(axis={axis}) needs inputs of known rank; give the "
+                         f"placeholder a shape, or use axis=-1.")
+    rank = x.shape.rank
+    if not -rank <= axis < rank:
+        raise errors.InvalidArgumentError(None, None, f"axis {axis} is out of bounds for an input of rank {rank}; "
+                                          f"expected an axis in [{-rank}, {rank}).")
+    axis %= rank
+    return x if axis == rank - 1 else transpose(x, [d for d in range(rank) if d != axis] + [axis])
+
+
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
-    """Per-example cross-entropy between probability `labels` (one-hot) and unscaled `logits`."""
+    """Per-example cross-entropy between probability `labels` (one-hot) and unscaled `logits` along `axis`."""
     logits = convert_to_tensor(logits)
     labels = convert_to_tensor(labels, dtype=logits.dtype)
+    if int(axis) != -1:  # classes along another axis: move them last, as TensorFlow does
+        logits, labels = _classes_last(logits, int(axis)), _classes_last(labels, int(axis))
     return execute("SoftmaxCrossEntropyWithLogits", (logits, labels), logits.dtype, name=name)[0]

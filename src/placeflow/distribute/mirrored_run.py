@@ -13,10 +13,22 @@ import contextvars
 import threading
 
 from ..eager.variables import variable_creator_scope
+from ..framework import graph_mode
 from ..placement import scope as scope_module
 from . import distribution_context
 from .distribution_context import ReplicaContext
 from .values import regroup, select_replica
+
+
+MERGE_IN_NESTED_FUNCTION = (
+    "`merge_call` called while defining a new graph or a tf.function. This can often happen if the function "
+    "`fn` passed to `strategy.run()` contains a nested `@tf.function`, and the nested `@tf.function` contains a "
+    "synchronization point, such as aggregating gradients (e.g, optimizer.apply_gradients), or if the function "
+    "`fn` uses a control flow statement which contains a synchronization point in the body. Such behaviors are "
+    "not yet supported. Instead, please avoid nested `tf.function`s or control flow statements that may "
+    "potentially cross a synchronization boundary, for example, wrap the `fn` passed to `strategy.run` or the "
+    "entire `strategy.run` inside a `tf.function` or move the control flow out of `fn`. If you are subclassing a "
+    "`tf.keras.Model`, please avoid decorating overridden methods `test_step` and `train_step` in `tf.function`.")
 
 
 class _Cancelled(BaseException):
@@ -76,10 +88,12 @@ class Coordinator:
     def __init__(self, strategy):
         self.strategy = strategy
         self.threads: list = []
+        self.caller_graph = None
 
     def run(self, fn, args, kwargs):
         """fn(*args, **kwargs) on every replica (distributed arguments split per replica); results regrouped."""
         context = contextvars.copy_context()
+        self.caller_graph = graph_mode.active()
         count = self.strategy.num_replicas_in_sync
         self.threads = [_ReplicaThread(self, i, fn, select_replica(i, args), select_replica(i, kwargs), context.copy())
                         for i in range(count)]
@@ -101,6 +115,8 @@ class Coordinator:
 
     def merge_call(self, index, merge_fn, args, kwargs):
         """Called in replica `index`'s thread: pause until every replica arrives, then return the merged result."""
+        if graph_mode.active() is not self.caller_graph:
+            raise RuntimeError(MERGE_IN_NESTED_FUNCTION)
         thread = self.threads[index]
         thread.merge_fn, thread.merge_args, thread.merge_kwargs = merge_fn, args, kwargs
         thread.has_paused.set()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import threading
+import weakref
 
 from ..api.device import device as device_scope
 from ..api import math_ops
@@ -92,6 +94,8 @@ class Strategy:
         self._extended = StrategyExtended(self, devices, cross_device_ops)
         self._default_replica_context = ReplicaContext(self, 0)
         self._warned_eager = False
+        self._traced_runs = weakref.WeakKeyDictionary()  # a Function run by `run` -> its every-replica trace
+        self._traced_runs_lock = threading.Lock()
 
     # -- description ----------------------------------------------------------------------------
     @property
@@ -141,6 +145,8 @@ class Strategy:
                                "cross-replica context: outside strategy.run.")
         if self.num_replicas_in_sync == 1:
             return self._run_single(fn, select_replica(0, args), select_replica(0, kwargs))
+        if isinstance(fn, function_module.Function) and graph_mode.active() is None:
+            return self._traced_run(fn)(*args, **kwargs)
         if graph_mode.active() is None and not self._warned_eager:
             self._warned_eager = True
             log.warning("Using %s eagerly has significant overhead currently. We will be working on improving "
@@ -148,6 +154,18 @@ class Strategy:
                         "`experimental_run` or `run` inside a tf.function to get the best performance.",
                         type(self).__name__)
         return Coordinator(self).run(fn, args, kwargs)
+
+    def _traced_run(self, fn):
+        """A `function` run by strategy.run is traced once, around every replica (TensorFlow does the same):
+        one graph holds each replica's ops on its device, and merge calls meet inside that one trace."""
+        with self._traced_runs_lock:
+            traced = self._traced_runs.get(fn)
+            if traced is None:
+                def every_replica(*args, **kwargs):
+                    return Coordinator(self).run(fn.python_function, args, kwargs)
+                traced = function_module.Function(every_replica, fn.input_signature, fn.__name__)
+                self._traced_runs[fn] = traced
+        return traced
 
     def _run_single(self, fn, args, kwargs):
         distribution_context.push(self, ReplicaContext(self, 0))

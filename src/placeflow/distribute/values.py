@@ -132,19 +132,8 @@ class MirroredVariable(Variable):
         return self._as_tensor() if read_value else self
 
     def _update_in_replica(self, replica, op, value, read_value, attrs=None):
-        if self._aggregation == VariableAggregation.NONE:
-            raise ValueError(
-                "You must specify an aggregation method to update a MirroredVariable in Replica Context. You can "
-                "do so by passing an explicit value for argument `aggregation` to tf.Variable(..).e.g. "
-                "`tf.Variable(..., aggregation=tf.VariableAggregation.SUM)``tf.VariableAggregation` lists the "
-                "possible aggregation methods.This is required because MirroredVariable should always be kept in "
-                "sync. When updating them or assigning to them in a replica context, we automatically try to "
-                "aggregate the values before updating the variable. For this aggregation, we need to know the "
-                "aggregation method. Another alternative is to not try to update such `tf.Variable` in replica "
-                "context, but in cross replica context. You can enter cross replica context by calling "
-                "`tf.distribute.get_replica_context().merge_call(merge_fn, ..)`.Inside `merge_fn`, you can then "
-                "update the `tf.Variable` using `tf.distribute.StrategyExtended.update()`.")
-
+        if self._aggregation == VariableAggregation.NONE:  # as TF 2.21: each replica writes its own copy only
+            return self._current()._update(op, value, read_value, attrs)
         if not isinstance(value, DistributedValues):  # Python numbers take the variable's dtype, as in TF
             value = convert_to_tensor(value, dtype=self.dtype)
 
@@ -188,6 +177,10 @@ class MirroredVariable(Variable):
     def trainable(self) -> bool:
         """Whether optimizers update this variable."""
         return self._components[0].trainable
+
+    def _set_trainable(self, value: bool) -> None:
+        for component in self._components:
+            component._set_trainable(value)
 
     @property
     def aggregation(self) -> VariableAggregation:

@@ -7,9 +7,10 @@ the devices placement chooses: each gradient op runs under the device of its for
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
-import contextlib
+import numpy as np
 
 from ..framework.nest import flatten, pack_as
 from ..ops.registry import NOT_DIFFERENTIABLE, differentiable_ops, op_def
@@ -43,9 +44,17 @@ def record(op: str, attrs, inputs, outputs) -> None:
     outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
     for tape in tapes:
         if tape._recording and any(id(x) in tape._watched for x in inputs):
-            tape._entries.append(_Entry(op, attrs, list(inputs), list(outs)))
+            tape._entries.append(_Entry(op, attrs, _as_tensors(inputs), list(outs)))
             for out in outs:
                 tape._watched[id(out)] = out
+
+
+def _as_tensors(inputs) -> list:
+    """Gradient rules build ops from an entry's inputs: literals (host arrays) become constants."""
+    if not any(isinstance(x, (np.ndarray, np.generic)) for x in inputs):
+        return list(inputs)
+    from .convert import constant
+    return [constant(x) if isinstance(x, (np.ndarray, np.generic)) else x for x in inputs]
 
 
 def variable_read(variable, tensor) -> None:

@@ -135,6 +135,10 @@ class Variable:
         """Whether optimizers update this variable."""
         return self._trainable
 
+    def _set_trainable(self, value: bool) -> None:
+        """Keras freezes a layer's weights this way (Keras variables have a settable `trainable`)."""
+        self._trainable = bool(value)
+
     def __repr__(self) -> str:
         text = numpy_repr(self.numpy())
         return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, numpy={text}>"

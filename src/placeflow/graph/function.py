@@ -141,13 +141,19 @@ class Function:
         self._input_signature = input_signature
         self._cache: dict = {}
         self._tracing_count = 0
-        self._trace_lock = threading.RLock()  # first calls from several threads trace once
+        self._trace_locks: dict = {}  # cache key -> lock: first calls from several threads trace once
+        self._trace_locks_lock = threading.Lock()
         functools.update_wrapper(self, python_function)
 
     @property
     def python_function(self):
         """The wrapped Python function."""
         return self._python_function
+
+    @property
+    def input_signature(self):
+        """The TensorSpecs every call must match, or None."""
+        return self._input_signature
 
     def experimental_get_tracing_count(self) -> int:
         """How many times the function has been traced."""
@@ -191,16 +197,24 @@ class Function:
         key = (_signature_key(leaves, structure), _call_context())
         concrete = self._cache.get(key)
         if concrete is None:
-            with self._trace_lock:
+            with self._trace_lock(key):
                 concrete = self._cache.get(key)
                 if concrete is None:
                     concrete = self._cache[key] = self._trace(args, kwargs)
         return concrete, tensors
 
+    def _trace_lock(self, key):
+        """One lock per trace: calls that need different traces (e.g. each replica's) never wait for each
+        other, so a trace paused in a merge call cannot block another replica's."""
+        with self._trace_locks_lock:
+            return self._trace_locks.setdefault(key, threading.RLock())
+
     def _trace(self, args, kwargs) -> ConcreteFunction:
-        self._tracing_count += 1
+        with self._trace_locks_lock:
+            self._tracing_count += 1
+            first = self._tracing_count == 1
         graph = FuncGraph(self._name)
-        graph.first_trace = self._tracing_count == 1
+        graph.first_trace = first
         names = _argument_names(self._signature, args, kwargs)
         with graph.as_default():
             symbolic_args, arg_tensors = _symbolic_arguments(graph, (args, kwargs), names)

@@ -6,9 +6,12 @@ strategy scope is current, so weights made inside `MirroredStrategy.scope()` are
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 
 from ..api import array_ops, math_ops, nn
+from ..api.module import tracked_leaves
 from ..eager.variables import Variable
 from ..framework import dtypes, graph_mode
 from . import activations, initializers
@@ -35,47 +38,96 @@ class KerasTensor:
 
 
 class Layer:
-    """Base layer: weights, build on first call, call on tensors or KerasTensors."""
+    """Base layer: weights, build on first call, call on tensors or KerasTensors.
 
-    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+    A layer tracks what is assigned to its attributes, as Keras does: other layers (its sublayers) and
+    variables, also inside lists, tuples and dicts, found when asked (so a list filled later counts).
+    """
+
+    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
+        _refuse_arguments(type(self).__name__, kwargs)
         self.name = name or _unique(_snake(type(self).__name__))
-        self.trainable = trainable
+        self._trainable = bool(trainable)
         self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
         self.built = False
         self._weights: list = []
         self.input_shape = None
+        if input_dim is not None:
+            input_shape = (input_dim,)
+        self._declared_input_shape = tuple(input_shape) if input_shape is not None else None
 
     # -- weights --------------------------------------------------------------------------------
-    def add_weight(self, name, shape, initializer="glorot_uniform", trainable=True, dtype=None):
+    def add_weight(self, name=None, shape=(), initializer="glorot_uniform", trainable=True, dtype=None):
         """Create a weight variable (created eagerly even while a step is traced)."""
         init = initializers.get(initializer)
         dtype = dtypes.as_dtype(dtype or self.dtype)
+        name = name or f"variable_{len(self._weights)}"
         with graph_mode.suspended():
-            variable = Variable(lambda: init(tuple(shape), dtype), trainable=trainable, name=f"{self.name}/{name}",
-                                dtype=dtype)
-        self._weights.append(variable)
+            variable = Variable(lambda: init(tuple(shape), dtype), trainable=trainable and self._trainable,
+                                name=f"{self.name}/{name}", dtype=dtype)
+        self._weights.append((variable, bool(trainable)))
         return variable
 
     @property
-    def weights(self) -> list:
-        """Every weight, trainable ones first."""
-        return self.trainable_weights + self.non_trainable_weights
+    def trainable(self) -> bool:
+        """Whether the optimizer may update this layer's weights (setting it freezes or unfreezes them all)."""
+        return self._trainable
 
-    def _tracked_weights(self) -> list:
-        """The weights this layer owns (a model: those of its layers)."""
-        return self._weights
+    @trainable.setter
+    def trainable(self, value) -> None:
+        self._trainable = bool(value)
+        for variable, created_trainable in self._weights:
+            if created_trainable:
+                variable._set_trainable(self._trainable)
+        for layer in self._sublayers():
+            layer.trainable = self._trainable
+
+    @property
+    def weights(self) -> list:
+        """Every weight: this layer's own (creation order), then each sublayer's, each once."""
+        out, seen = [], set()
+        self._collect_weights(out, seen, {id(self)})
+        return out
+
+    def _collect_weights(self, out, seen, visiting) -> None:
+        own = [variable for variable, _ in self._weights] + tracked_leaves(self, _is_variable, sort=False)
+        for variable in own:
+            if id(variable) not in seen:
+                seen.add(id(variable))
+                out.append(variable)
+        for layer in self._sublayers():
+            if id(layer) not in visiting:
+                visiting.add(id(layer))
+                layer._collect_weights(out, seen, visiting)
+
+    def _sublayers(self) -> list:
+        """The layers assigned to this layer's attributes (directly or in containers), in assignment order."""
+        return tracked_leaves(self, _is_layer, sort=False)
 
     @property
     def trainable_weights(self) -> list:
-        """Weights optimizers update."""
-        return [w for w in self._tracked_weights() if w.trainable and self.trainable]
+        """Weights optimizers update (none while the layer is frozen)."""
+        return [w for w in self.weights if w.trainable] if self._trainable else []
 
     @property
     def non_trainable_weights(self) -> list:
-        """Weights optimizers leave alone."""
-        return [w for w in self._tracked_weights() if not (w.trainable and self.trainable)]
+        """Weights optimizers leave alone (all of them while the layer is frozen)."""
+        return [w for w in self.weights if not w.trainable] if self._trainable else self.weights
 
-    trainable_variables = trainable_weights
+    @property
+    def variables(self) -> list:
+        """The same as `weights`."""
+        return self.weights
+
+    @property
+    def trainable_variables(self) -> list:
+        """The same as `trainable_weights`."""
+        return self.trainable_weights
+
+    @property
+    def non_trainable_variables(self) -> list:
+        """The same as `non_trainable_weights`."""
+        return self.non_trainable_weights
 
     def get_weights(self) -> list:
         """Weights as NumPy arrays."""
@@ -105,7 +157,7 @@ class Layer:
             from ..eager.convert import convert_to_tensor
             inputs = convert_to_tensor(inputs, dtype=self.dtype)
         self._maybe_build(tuple(inputs.shape))
-        return self.call(inputs, *args, **kwargs)
+        return self.call(inputs, *args, **_call_kwargs(self, kwargs))
 
     def call(self, inputs, training=None):
         """The layer's computation on real tensors."""
@@ -153,7 +205,7 @@ class Dense(Layer):
     """activation(inputs @ kernel + bias)."""
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", name=None, input_shape=None, input_dim=None, **kwargs):
+                 bias_initializer="zeros", name=None, **kwargs):
         super().__init__(name=name, **kwargs)
         if int(units) <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. Received: "
@@ -163,9 +215,6 @@ class Dense(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
-        if input_dim is not None:
-            input_shape = (input_dim,)
-        self._declared_input_shape = tuple(input_shape) if input_shape is not None else None
         self.kernel = self.bias = None
 
     def build(self, input_shape) -> None:
@@ -219,6 +268,43 @@ class Flatten(Layer):
         for d in input_shape[1:]:
             size = None if d is None or size is None else size * int(d)
         return (input_shape[0], size)
+
+
+_NOT_IMPLEMENTED = frozenset({"activity_regularizer", "kernel_regularizer", "bias_regularizer", "kernel_constraint",
+                              "bias_constraint", "lora_rank", "lora_alpha", "batch_input_shape", "batch_size",
+                              "weights", "input_length"})
+
+
+def _refuse_arguments(layer: str, kwargs: dict) -> None:
+    """Keras arguments placeflow lacks raise NotImplementedError (when set); unknown ones ValueError, as Keras."""
+    missing = {k: v for k, v in kwargs.items() if k in _NOT_IMPLEMENTED and v is not None}
+    if missing:
+        raise NotImplementedError(f"{layer}: {missing} is not implemented in placeflow; leave "
+                                  f"{', '.join(sorted(missing))} unset.")
+    unknown = {k: v for k, v in kwargs.items() if k not in _NOT_IMPLEMENTED}
+    if unknown:
+        raise ValueError(f"Unrecognized keyword arguments passed to {layer}: {unknown}")
+
+
+def _call_kwargs(layer, kwargs) -> dict:
+    """`training` reaches `call` only when its signature takes it (as in Keras)."""
+    if "training" in kwargs and not _call_takes_training(type(layer)):
+        kwargs = {k: v for k, v in kwargs.items() if k != "training"}
+    return kwargs
+
+
+@functools.lru_cache(maxsize=None)
+def _call_takes_training(cls) -> bool:
+    parameters = inspect.signature(cls.call).parameters
+    return "training" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+
+def _is_variable(value) -> bool:
+    return isinstance(value, Variable)
+
+
+def _is_layer(value) -> bool:
+    return isinstance(value, Layer)
 
 
 def _snake(name: str) -> str:

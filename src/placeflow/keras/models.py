@@ -14,14 +14,15 @@ from ..api import math_ops
 from ..distribute import distribution_context
 from ..distribute.values import local_results
 from ..eager.tape import GradientTape
+from ..framework import graph_mode
 from ..graph.function import function
 from . import losses as losses_module
 from . import metrics as metrics_module
 from . import optimizers as optimizers_module
-from .callbacks import History
-from .layers import InputLayer, KerasTensor, Layer
+from .callbacks import CallbackList, History
+from .layers import InputLayer, KerasTensor, Layer, _call_kwargs
 from .progress import EpochProgress
-from .training_data import batches_of, distributed, rows_of
+from .training_data import batches_of, distributed, rows_of, split_for_validation
 
 
 class Model(Layer):
@@ -38,6 +39,7 @@ class Model(Layer):
         self._metric_fns: list = []
         self._functions: dict = {}
         self.history = None
+        self.run_eagerly = self.stop_training = False
 
     # -- structure ------------------------------------------------------------------------------
     def _init_functional(self, inputs, outputs) -> None:
@@ -56,24 +58,8 @@ class Model(Layer):
 
     @property
     def layers(self) -> list:
-        """The model's layers, in call order."""
-        return list(self._layers)
-
-    def _tracked_weights(self) -> list:
-        seen, out = set(), []
-        for layer in self._layers:
-            for w in layer.weights:
-                if id(w) not in seen:
-                    seen.add(id(w))
-                    out.append(w)
-        return out + [w for w in self._weights if id(w) not in seen]
-
-    @property
-    def weights(self) -> list:
-        """Every weight, layer by layer (get_weights/set_weights use this order)."""
-        return self._tracked_weights()
-
-    variables = weights
+        """The model's layers: in call order (Sequential, functional), else in assignment order (subclassed)."""
+        return self._sublayers()
 
     def call(self, inputs, training=None):
         """Apply the layers in order."""
@@ -86,18 +72,36 @@ class Model(Layer):
         if isinstance(inputs, KerasTensor):
             return super().__call__(inputs)
         if not self.built and hasattr(inputs, "shape"):
-            self.build(tuple(inputs.shape))
-        return self.call(inputs, *args, **kwargs)
+            if self._is_subclassed():  # its layers build on this first call, as in Keras
+                self.input_shape, self.built = (None, *tuple(inputs.shape)[1:]), True
+            else:
+                self.build(tuple(inputs.shape))
+        return self.call(inputs, *args, **_call_kwargs(self, kwargs))
 
     def build(self, input_shape) -> None:
-        """Create every layer's weights for inputs of `input_shape` (batch dimension first, may be None)."""
+        """Create every layer's weights for inputs of `input_shape` (batch dimension first, may be None).
+
+        A subclassed model runs its `call` once on zeros of that shape (one example), eagerly, under the
+        model's strategy scope, so its layers create their weights there (mirrored under MirroredStrategy)."""
         with self._distribute_strategy.scope():
-            shape = tuple(input_shape)
-            for layer in self._layers:
-                layer._maybe_build(shape)
-                shape = layer.compute_output_shape(shape)
+            if self._is_subclassed():
+                self._build_by_calling(tuple(input_shape))
+            else:
+                shape = tuple(input_shape)
+                for layer in self._layers:
+                    layer._maybe_build(shape)
+                    shape = layer.compute_output_shape(shape)
         self.input_shape = tuple(input_shape)
         self.built = True
+
+    def _is_subclassed(self) -> bool:
+        return type(self).call is not Model.call
+
+    def _build_by_calling(self, input_shape, dtype=None) -> None:
+        from ..api.array_ops import zeros
+        shape = [1 if d is None else int(d) for d in input_shape]
+        with graph_mode.suspended():
+            self.call(zeros(shape, dtype or self.dtype))
 
     def summary(self, print_fn=print) -> None:
         """Print the layers, their output shapes and parameter counts."""
@@ -113,8 +117,15 @@ class Model(Layer):
         print_fn(f"Total params: {self.count_params()}")
 
     # -- compile --------------------------------------------------------------------------------
-    def compile(self, optimizer="rmsprop", loss=None, metrics=None, **kwargs):
+    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
+                run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
         """Choose the optimizer, the loss ('mse', 'sparse_categorical_crossentropy', ...) and metrics."""
+        _refuse_set(loss_weights=loss_weights, weighted_metrics=weighted_metrics)
+        if int(steps_per_execution) != 1:
+            raise NotImplementedError(f"placeflow runs one step per call: steps_per_execution={steps_per_execution} "
+                                      f"is not implemented; leave it at 1.")
+        if jit_compile not in ("auto", False, None):
+            raise NotImplementedError("placeflow has no XLA: jit_compile=True is not implemented; leave it 'auto'.")
         if distribution_context.has_strategy():
             self._distribute_strategy = distribution_context.get_strategy()
         if optimizer == "rmsprop":
@@ -124,7 +135,12 @@ class Model(Layer):
         if loss is None:
             raise ValueError("compile needs a loss, e.g. loss='mse' or loss='sparse_categorical_crossentropy'.")
         self.loss = losses_module.get(loss)
+        if self.loss.reduction != "sum_over_batch_size":
+            raise NotImplementedError(f"fit averages the loss over the global batch (reduction "
+                                      f"'sum_over_batch_size'); a loss with reduction={self.loss.reduction!r} is not "
+                                      f"implemented in training.")
         self._metric_fns = [metrics_module.resolve(m, self.loss) for m in (metrics or [])]
+        self.run_eagerly = bool(run_eagerly)
         self._functions = {}
 
     @property
@@ -139,23 +155,25 @@ class Model(Layer):
 
     # -- steps (run once per replica inside strategy.run) -----------------------------------------
     def _sums(self, y, predictions, loss_sum):
-        return [loss_sum] + [math_ops.reduce_sum(fn(y, predictions)) for _, fn in self._metric_fns]
+        rows = int(predictions.shape[0])
+        return [loss_sum] + [math_ops.reduce_sum(losses_module.per_example_values(fn(y, predictions), rows))
+                             for _, fn in self._metric_fns]
 
-    def train_step(self, x, y, global_batch):
+    def train_step(self, x, y, sample_weight, global_batch):
         """Forward, loss scaled by the global batch, gradients, optimizer update; returns summed loss/metrics."""
         with GradientTape() as tape:
             predictions = self(x, training=True)
-            loss_sum = math_ops.reduce_sum(self.loss.per_example(y, predictions))
+            loss_sum = math_ops.reduce_sum(self.loss.per_example(y, predictions, sample_weight))
             scaled = loss_sum * (1.0 / global_batch)
         variables = self.trainable_variables
         grads = tape.gradient(scaled, variables)
         self.optimizer.apply_gradients(zip(grads, variables))
         return self._sums(y, predictions, loss_sum)
 
-    def test_step(self, x, y, global_batch):
+    def test_step(self, x, y, sample_weight, global_batch):
         """Forward and loss only; returns summed loss/metrics."""
         predictions = self(x, training=False)
-        return self._sums(y, predictions, math_ops.reduce_sum(self.loss.per_example(y, predictions)))
+        return self._sums(y, predictions, math_ops.reduce_sum(self.loss.per_example(y, predictions, sample_weight)))
 
     def predict_step(self, x):
         """Forward only."""
@@ -165,74 +183,114 @@ class Model(Layer):
         fn = self._functions.get(kind)
         if fn is None:
             strategy, step = self._distribute_strategy, getattr(self, f"{kind}_step")
-            fn = function(lambda *args: strategy.run(step, args=args), name=f"{kind}_function")
+            fn = lambda *args: strategy.run(step, args=args)  # noqa: E731
+            if not self.run_eagerly:
+                fn = function(fn, name=f"{kind}_function")
             self._functions[kind] = fn
         return fn
 
     # -- loops ----------------------------------------------------------------------------------
-    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_data=None,
-            shuffle=True, initial_epoch=0, steps_per_epoch=None, seed=None, **kwargs):
-        """Train for `epochs` over (x, y) arrays or a Dataset of (x, y) batches; returns a History."""
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_split=0.0,
+            validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
+            steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1, seed=None):
+        """Train for `epochs` over (x, y) arrays or a Dataset of (x, y) batches; returns a History.
+
+        `seed` (placeflow's) seeds the per-epoch shuffling of arrays."""
         self._require_compiled("fit")
-        source = batches_of(x, y, batch_size, shuffle, seed)
-        history = History(self, epochs, steps_per_epoch or _length(source))
+        if validation_split:
+            if validation_data is not None:
+                validation_split = 0.0  # Keras: validation_data wins
+            else:
+                (x, y, sample_weight), validation_data = split_for_validation(x, y, sample_weight, validation_split)
+        source = batches_of(x, y, batch_size, shuffle, seed, sample_weight, class_weight)
+        steps = steps_per_epoch or _length(source)
+        self.history = History()
+        callbacks = CallbackList([self.history, *(callbacks or [])], self,
+                                 {"epochs": epochs, "steps": steps, "verbose": verbose})
+        self.stop_training = False
         with self._distribute_strategy.scope():
             self._build_for(source)
             self.optimizer.build(self.trainable_variables)
             train = self._function("train")
+            callbacks.on_train_begin()
+            logs = {}
             for epoch in range(initial_epoch, epochs):
-                progress = EpochProgress(epoch + 1, epochs, steps_per_epoch or _length(source), verbose)
-                logs = self._run_epoch(train, source, progress, steps_per_epoch)
-                if validation_data is not None:
-                    logs.update({f"val_{k}": v for k, v in self._evaluate(validation_data, batch_size).items()})
+                callbacks.on_epoch_begin(epoch)
+                progress = EpochProgress(epoch + 1, epochs, steps, verbose)
+                logs = self._run_epoch(train, source, steps_per_epoch, progress, callbacks, "train")
+                if validation_data is not None and _validates(epoch, validation_freq):
+                    val = self._evaluate(validation_data, validation_batch_size or batch_size, validation_steps,
+                                         callbacks)
+                    logs.update({f"val_{k}": v for k, v in val.items()})
                 progress.close(logs)
-                history.on_epoch_end(epoch, logs)
-        self.history = history
-        return history
+                callbacks.on_epoch_end(epoch, logs)
+                if self.stop_training:
+                    break
+            callbacks.on_train_end(logs)
+        return self.history
 
-    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", return_dict=False, **kwargs):
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
+                 callbacks=None, return_dict=False):
         """The loss (and metrics) over (x, y): a scalar, a list [loss, *metrics], or a dict."""
         self._require_compiled("evaluate")
-        data = x if y is None else (x, y)
+        data = x if y is None and sample_weight is None else (x, y, sample_weight)
+        callbacks = CallbackList(callbacks, self, {"steps": steps, "verbose": verbose})
         with self._distribute_strategy.scope():
-            logs = self._evaluate(data, batch_size)
+            logs = self._evaluate(data, batch_size, steps, callbacks)
         if return_dict:
             return logs
         values = list(logs.values())
         return values[0] if len(values) == 1 else values
 
-    def predict(self, x, batch_size=None, verbose=0, **kwargs):
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """Model outputs for `x` (arrays or a Dataset of batches), as one NumPy array."""
         source = batches_of(x, None, batch_size, False)
+        callbacks = CallbackList(callbacks, self, {"steps": steps, "verbose": verbose})
         outputs = []
         with self._distribute_strategy.scope():
             self._build_for(source)
             predict = self._function("predict")
-            for batch in distributed(source, self._distribute_strategy):
+            callbacks.on_predict_begin()
+            for index, batch in enumerate(distributed(source, self._distribute_strategy)):
+                if steps is not None and index >= steps:
+                    break
+                callbacks.on_predict_batch_begin(index)
                 inputs = batch[0] if isinstance(batch, tuple) else batch
-                outputs.extend(part.numpy() for part in local_results(predict(inputs)))
+                parts = [part.numpy() for part in local_results(predict(inputs))]
+                outputs.extend(parts)
+                callbacks.on_predict_batch_end(index, {"outputs": np.concatenate(parts, axis=0)})
+            callbacks.on_predict_end()
         return np.concatenate(outputs, axis=0)
 
-    def _evaluate(self, data, batch_size) -> dict:
-        if isinstance(data, tuple) and len(data) == 2:
-            source = batches_of(data[0], data[1], batch_size, False)
+    def _evaluate(self, data, batch_size, steps, callbacks) -> dict:
+        if isinstance(data, tuple) and len(data) in (2, 3):
+            source = batches_of(data[0], data[1], batch_size, False, None, *data[2:])
         else:
             source = batches_of(data, None, batch_size, False)
         self._build_for(source)
-        return self._run_epoch(self._function("test"), source, None, None)
+        callbacks.on_test_begin()
+        logs = self._run_epoch(self._function("test"), source, steps, None, callbacks, "test")
+        callbacks.on_test_end(logs)
+        return logs
 
-    def _run_epoch(self, step_function, source, progress, steps) -> dict:
+    def _run_epoch(self, step_function, source, steps, progress, callbacks, kind) -> dict:
         totals, seen = np.zeros(1 + len(self._metric_fns)), 0
+        begin, end = getattr(callbacks, f"on_{kind}_batch_begin"), getattr(callbacks, f"on_{kind}_batch_end")
         for index, batch in enumerate(distributed(source, self._distribute_strategy)):
             if steps is not None and index >= steps:
                 break
-            x, y = batch
+            begin(index)
+            x, y, *weights = batch
             rows = rows_of(x)
-            sums = step_function(x, y, float(rows))
+            sums = step_function(x, y, weights[0] if weights else None, float(rows))
             totals += [sum(float(p.numpy()) for p in local_results(s)) for s in sums]
             seen += rows
+            logs = self._logs(totals, seen)
             if progress is not None:
-                progress.update(self._logs(totals, seen))
+                progress.update(logs)
+            end(index, logs)
+            if kind == "train" and self.stop_training:
+                break
         return self._logs(totals, seen)
 
     def _logs(self, totals, seen) -> dict:
@@ -243,7 +301,12 @@ class Model(Layer):
             return
         first = next(iter(source._make_iterator()))
         x = first[0] if isinstance(first, tuple) else first
-        self.build((None, *np.shape(x)[1:]))
+        if self._is_subclassed():
+            with self._distribute_strategy.scope():
+                self._build_by_calling((None, *np.shape(x)[1:]), x.dtype)
+            self.input_shape, self.built = (None, *np.shape(x)[1:]), True
+        else:
+            self.build((None, *np.shape(x)[1:]))
 
     def _require_compiled(self, what: str) -> None:
         if self.optimizer is None or self.loss is None:
@@ -276,6 +339,23 @@ class Sequential(Model):
         elif self.built:
             self.build(self.input_shape)
         self._functions = {}
+
+
+def _refuse_set(**arguments) -> None:
+    """Keras arguments placeflow does not implement: refused when given, never ignored."""
+    given = sorted(name for name, value in arguments.items() if value is not None)
+    if given:
+        raise NotImplementedError(f"compile({', '.join(given)}=...) is not implemented in placeflow; leave "
+                                  f"{' and '.join(given)} unset.")
+
+
+def _validates(epoch: int, freq) -> bool:
+    """Whether fit validates after `epoch` (0-based): every `freq` epochs, or the epochs listed."""
+    if isinstance(freq, int):
+        if freq < 1:
+            raise ValueError(f"`validation_freq` must be a positive integer or a list of epochs; got {freq}.")
+        return (epoch + 1) % freq == 0
+    return (epoch + 1) in freq
 
 
 def _length(source):

@@ -9,7 +9,7 @@ The learning rate is a Python float read when a step is traced: change it betwee
 
 from __future__ import annotations
 
-from ..api import math_ops
+from ..api import clip_ops, math_ops
 from ..api.device import device as device_scope
 from ..distribute import distribution_context
 from ..distribute.reduce_op import ReduceOp
@@ -20,11 +20,15 @@ from ..framework import graph_mode
 class Optimizer:
     """Base: apply_gradients / minimize, slots, and the distributed path."""
 
-    def __init__(self, learning_rate=0.01, name="Optimizer", **kwargs):
-        unknown = set(kwargs) - {"clipnorm", "clipvalue", "global_clipnorm", "decay", "lr"}
-        if unknown:
-            raise TypeError(f"Unexpected keyword arguments for {type(self).__name__}: {sorted(unknown)}")
-        self.learning_rate = float(kwargs.get("lr", learning_rate))
+    def __init__(self, learning_rate=0.01, name="Optimizer", clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 **kwargs):
+        _refuse_unsupported(kwargs)
+        clips = {"clipnorm": clipnorm, "clipvalue": clipvalue, "global_clipnorm": global_clipnorm}
+        if sum(value is not None for value in clips.values()) > 1:
+            raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: " +
+                             ", ".join(f"{key}={value}" for key, value in clips.items()))
+        self.clipnorm, self.clipvalue, self.global_clipnorm = (None if v is None else float(v) for v in clips.values())
+        self.learning_rate = float(learning_rate)
         self.name = name
         self._slots: dict = {}         # id(variable) -> {slot name: Variable}
         self._iterations = None
@@ -56,6 +60,7 @@ class Optimizer:
         if not pairs:
             raise ValueError("No gradients provided for any variable. Check that the loss depends on the "
                              "variables (and that they were read inside the GradientTape).")
+        pairs = self._clipped(pairs)
         strategy, replica = distribution_context.current()
         if replica is not None and distribution_context.has_strategy() and strategy.num_replicas_in_sync > 1:
             return replica.merge_call(self._distributed_apply, args=(pairs,))
@@ -80,9 +85,23 @@ class Optimizer:
 
     def get_config(self) -> dict:
         """The hyperparameters."""
-        return {"name": self.name, "learning_rate": self.learning_rate}
+        return {"name": self.name, "learning_rate": self.learning_rate, "clipnorm": self.clipnorm,
+                "clipvalue": self.clipvalue, "global_clipnorm": self.global_clipnorm}
 
     # -- internals ------------------------------------------------------------------------------
+    def _clipped(self, pairs) -> list:
+        """Gradients clipped as Keras 3 does: before they are all-reduced (each replica clips its own)."""
+        grads = [g for g, _ in pairs]
+        if self.clipnorm is not None:
+            grads = [clip_ops.clip_by_norm(g, self.clipnorm) for g in grads]
+        elif self.clipvalue is not None:
+            grads = [math_ops.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+        elif self.global_clipnorm is not None:
+            grads = clip_ops.clip_by_global_norm(grads, self.global_clipnorm)[0]
+        else:
+            return pairs
+        return [(g, v) for g, (_, v) in zip(grads, pairs)]
+
     def _distributed_apply(self, strategy, pairs):
         reduced = strategy.extended.batch_reduce_to(ReduceOp.SUM, [(g, v) for g, v in pairs])
         return self._apply(strategy, [(g, v) for g, (_, v) in zip(reduced, pairs)])
@@ -177,6 +196,25 @@ class Adam(Optimizer):
 
     def get_config(self) -> dict:
         return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon)
+
+
+_NOT_IMPLEMENTED = {"weight_decay", "use_ema", "ema_momentum", "ema_overwrite_frequency", "loss_scale_factor",
+                    "gradient_accumulation_steps"}
+
+
+def _refuse_unsupported(kwargs) -> None:
+    """Keras's other optimizer arguments are refused, never ignored."""
+    if kwargs.get("decay") is not None:
+        raise ValueError("Argument `decay` is no longer supported (Keras 3 ignores it with a warning; placeflow "
+                         "refuses it): use a learning-rate schedule instead.")
+    kwargs = {k: v for k, v in kwargs.items() if k != "decay"}
+    unsupported = {k: v for k, v in kwargs.items() if k in _NOT_IMPLEMENTED and v not in (None, False)}
+    if unsupported:
+        raise NotImplementedError(f"placeflow's optimizers do not implement {unsupported}; leave these arguments "
+                                  f"unset.")
+    unknown = {k: v for k, v in kwargs.items() if k not in _NOT_IMPLEMENTED}
+    if unknown:
+        raise ValueError(f"Argument(s) not recognized: {unknown}")
 
 
 _BY_NAME = {"sgd": SGD, "adam": Adam}

@@ -11,12 +11,14 @@ from ..distribute.input_lib import DistributedDataset
 class HostBatches:
     """Batches of host arrays (x, y) or x alone, reshuffled per epoch when asked (seeded)."""
 
-    def __init__(self, x, y=None, batch_size=32, shuffle=False, seed=None):
+    def __init__(self, x, y=None, batch_size=32, shuffle=False, seed=None, sample_weight=None):
         self.x = _host(x)
         self.y = None if y is None else _host(y)
-        if self.y is not None and len(self.y) != len(self.x):
-            raise ValueError(f"Data cardinality is ambiguous: x sizes: {len(self.x)}, y sizes: {len(self.y)}. "
-                             "Make sure all arrays contain the same number of samples.")
+        self.sample_weight = None if sample_weight is None else _host(sample_weight).astype(np.float32)
+        for name, other in (("y", self.y), ("sample_weight", self.sample_weight)):
+            if other is not None and len(other) != len(self.x):
+                raise ValueError(f"Data cardinality is ambiguous: x sizes: {len(self.x)}, {name} sizes: "
+                                 f"{len(other)}. Make sure all arrays contain the same number of samples.")
         self.batch_size = int(batch_size or 32)
         self.shuffle = shuffle
         self._rng = np.random.default_rng(seed)
@@ -30,7 +32,12 @@ class HostBatches:
         for start in range(0, count, self.batch_size):
             rows = slice(start, start + self.batch_size) if order is None else order[start:start + self.batch_size]
             xb = self.x[rows]
-            yield xb if self.y is None else (xb, self.y[rows])
+            if self.y is None:
+                yield xb
+            elif self.sample_weight is None:
+                yield xb, self.y[rows]
+            else:
+                yield xb, self.y[rows], self.sample_weight[rows]
 
 
 class DatasetBatches:
@@ -47,16 +54,70 @@ class DatasetBatches:
         return self.dataset._make_iterator()
 
 
-def batches_of(x, y, batch_size, shuffle, seed=None):
-    """HostBatches for arrays, DatasetBatches for a Dataset (then y and batch_size must be None)."""
+def batches_of(x, y, batch_size, shuffle, seed=None, sample_weight=None, class_weight=None):
+    """HostBatches for arrays, DatasetBatches for a Dataset (then y and batch_size must be None); class
+    weights become per-example sample weights (the two cannot be combined, as in Keras)."""
+    if class_weight is not None and sample_weight is not None:
+        raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
     if isinstance(x, Dataset):
-        if y is not None:
+        if y is not None or sample_weight is not None:
             raise ValueError("`y` argument is not supported when using dataset as input: the dataset yields "
-                             "(x, y) pairs.")
-        return DatasetBatches(x)
+                             "(x, y) or (x, y, sample_weight) batches.")
+        source = DatasetBatches(x)
+        return source if class_weight is None else ClassWeighted(source, class_weight)
     if x is None:
         raise ValueError("fit/evaluate/predict need input data `x` (NumPy arrays or a placeflow.data.Dataset).")
-    return HostBatches(x, y, batch_size, shuffle, seed)
+    if class_weight is not None:
+        if y is None:
+            raise ValueError("`class_weight` needs targets `y`.")
+        sample_weight = class_weights_of(_host(y), class_weight)
+    return HostBatches(x, y, batch_size, shuffle, seed, sample_weight)
+
+
+class ClassWeighted:
+    """A Dataset's (x, y) batches with sample weights from `class_weight` added."""
+
+    def __init__(self, source, class_weight):
+        self.source, self.class_weight = source, class_weight
+
+    def __len__(self):
+        return len(self.source)
+
+    def _make_iterator(self):
+        for x, y, *rest in self.source._make_iterator():
+            if rest:
+                raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+            yield x, y, class_weights_of(_host(y), self.class_weight)
+
+
+def class_weights_of(y, class_weight) -> np.ndarray:
+    """One weight per example: class_weight[label] (labels are argmax of one-hot rows)."""
+    labels = np.argmax(y, axis=-1) if y.ndim > 1 and y.shape[-1] > 1 else y.reshape(len(y), -1)[:, 0]
+    labels = labels.astype(np.int64)
+    missing = sorted(set(labels.tolist()) - set(int(k) for k in class_weight))
+    if missing:
+        raise ValueError(f"`class_weight` must contain all classes in the data. The classes {set(missing)} exist in "
+                         f"the data but not in `class_weight`.")
+    table = {int(k): float(v) for k, v in class_weight.items()}
+    return np.array([table[int(label)] for label in labels], np.float32)
+
+
+def split_for_validation(x, y, sample_weight, fraction):
+    """((x, y, sample_weight) to train on, (x, y, sample_weight) to validate on): the last `fraction` of the
+    rows are held out, before any shuffling, as Keras does."""
+    if isinstance(x, Dataset):
+        raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays; with a Dataset, pass "
+                         "`validation_data`.")
+    if not 0.0 < float(fraction) < 1.0:
+        raise ValueError(f"`validation_split` must be in (0, 1); got {fraction}.")
+    arrays = [None if a is None else _host(a) for a in (x, y, sample_weight)]
+    split = int(np.floor(len(arrays[0]) * (1.0 - float(fraction))))
+    if split == 0 or split == len(arrays[0]):
+        raise ValueError(f"validation_split={fraction} leaves no rows for training or none for validation "
+                         f"({len(arrays[0])} rows).")
+    train = tuple(None if a is None else a[:split] for a in arrays)
+    held = tuple(None if a is None else a[split:] for a in arrays)
+    return train, held
 
 
 def distributed(source, strategy):

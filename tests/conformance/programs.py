@@ -1,0 +1,307 @@
+"""Programs run by both real TensorFlow 2.21 (record_tf.py) and placeflow (test_conformance.py).
+
+Each case is `def case_<name>(tf, env) -> JSON-able value`; `env.devices` names two devices for
+MirroredStrategy (two logical CPUs under TensorFlow, two simulated GPUs under placeflow). An
+exception is recorded as its class name, so error cases compare the class TensorFlow raises.
+
+A case marked `@single_replica_reference` is recorded from TensorFlow on ONE device: there Keras 3
+itself departs from its single-device numbers (docs/divergences.md), and placeflow must give the
+single-device answer on two replicas.
+"""
+
+import numpy as np
+
+W1 = np.array([[0.5, -0.25], [0.75, 0.1]], np.float32)
+B1 = np.array([0.1, -0.2], np.float32)
+W2 = np.array([[0.3], [-0.6]], np.float32)
+B2 = np.array([0.05], np.float32)
+X = np.array([[1.0, 2.0], [0.5, -1.0], [-1.5, 0.25], [2.0, 1.0]], np.float32)
+Y = np.array([[1.0], [0.0], [-1.0], [2.0]], np.float32)
+
+
+def single_replica_reference(case):
+    """Record this case from TensorFlow with one device (see the module docstring)."""
+    case.single_replica_reference = True
+    return case
+
+
+def _two_dense(tf):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(2, activation="relu"),
+                                 tf.keras.layers.Dense(1)])
+    model.set_weights([W1, B1, W2, B2])
+    return model
+
+
+HOOKS = ("on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end", "on_train_batch_begin",
+         "on_train_batch_end", "on_test_begin", "on_test_end", "on_test_batch_begin", "on_test_batch_end",
+         "on_predict_begin", "on_predict_end", "on_predict_batch_begin", "on_predict_batch_end")
+
+
+def _rounded(values, digits=5):
+    return [round(float(v), digits) for v in np.ravel(values)]
+
+
+# -- tf.Module and Keras tracking (issue 15 items 5 and 6) ------------------------------------------
+def case_module_tracks_variables_in_attributes_lists_and_dicts(tf, env):
+    class Inner(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(1.0, name="inner_w")
+
+    class Outer(tf.Module):
+        def __init__(self):
+            super().__init__(name="outer")
+            self.zeta = tf.Variable(2.0, name="zeta")
+            self.alpha = [tf.Variable(3.0, name="alpha0"), tf.Variable(4.0, name="alpha1", trainable=False)]
+            self.table = {"b": tf.Variable(5.0, name="tb"), "a": tf.Variable(6.0, name="ta")}
+            self.child = Inner()
+            self.later = []
+
+    outer = Outer()
+    outer.later.append(tf.Variable(7.0, name="late"))
+    return {"variables": [v.name for v in outer.variables],
+            "trainable": [v.name for v in outer.trainable_variables],
+            "submodules": [m.name for m in outer.submodules], "name": outer.name}
+
+
+def case_subclassed_model_tracks_layers_and_trains(tf, env):
+    class TwoLayer(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.hidden = tf.keras.layers.Dense(2, activation="relu")
+            self.heads = [tf.keras.layers.Dense(1)]
+
+        def call(self, x):
+            return self.heads[0](self.hidden(x))
+
+    model = TwoLayer()
+    model(X)
+    model.set_weights([W1, B1, W2, B2])
+    optimizer = tf.keras.optimizers.SGD(0.1)
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(X) - Y))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    history = model.fit(X, Y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+    return {"trainable": len(model.trainable_variables), "layers": len(model.layers),
+            "loss": round(float(loss), 5), "fit": _rounded(history.history["loss"]),
+            "weights": _rounded(np.concatenate([w.ravel() for w in model.get_weights()]))}
+
+
+def case_custom_layer_with_add_weight_and_sublayer(tf, env):
+    class Scale(tf.keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.inner = tf.keras.layers.Dense(1, use_bias=False)
+
+        def build(self, input_shape):
+            self.scale = self.add_weight(name="scale", shape=(), initializer="ones")
+
+        def call(self, x):
+            return self.inner(x) * self.scale
+
+    layer = Scale()
+    layer(X)
+    return {"weights": len(layer.weights), "trainable": len(layer.trainable_weights)}
+
+
+def case_frozen_layer_is_not_trained(tf, env):
+    model = _two_dense(tf)
+    model.layers[0].trainable = False
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    model.fit(X, Y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+    weights = model.get_weights()
+    return {"trainable": len(model.trainable_weights), "non_trainable": len(model.non_trainable_weights),
+            "frozen_kernel_unchanged": bool(np.array_equal(weights[0], W1)),
+            "head": _rounded(np.concatenate([weights[2].ravel(), weights[3]]))}
+
+
+# -- losses (item 7) -------------------------------------------------------------------------------
+def case_custom_scalar_loss_is_not_divided_again(tf, env):
+    def scalar_loss(y_true, y_pred):
+        return tf.reduce_mean(tf.square(y_true - y_pred))
+
+    model = _two_dense(tf)
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss=scalar_loss)
+    before = model.evaluate(X, Y, batch_size=2, verbose=0)
+    history = model.fit(X, Y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+    return {"evaluate": round(float(before), 5), "fit": _rounded(history.history["loss"]),
+            "after": round(float(model.evaluate(X, Y, batch_size=4, verbose=0)), 5)}
+
+
+def case_custom_per_element_loss_is_averaged_over_every_element(tf, env):
+    def squared(y_true, y_pred):
+        return tf.square(y_true - y_pred)
+
+    model = _two_dense(tf)
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss=squared)
+    history = model.fit(X, Y, batch_size=2, epochs=1, shuffle=False, verbose=0)
+    return {"evaluate": round(float(model.evaluate(X, Y, verbose=0)), 5), "fit": _rounded(history.history["loss"])}
+
+
+# -- distributed values (item 9) ---------------------------------------------------------------------
+def case_only_first_replica_int64_counter(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        counter = tf.Variable(0, dtype=tf.int64, trainable=False,
+                              aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA)
+
+    @tf.function
+    def step():
+        counter.assign_add(1)
+
+    strategy.run(step)
+    strategy.run(step)
+    return int(counter.numpy())
+
+
+# -- optimizer options (item 17) ---------------------------------------------------------------------
+def _one_step(tf, **options):
+    var = tf.Variable([1.0, 1.0])
+    optimizer = tf.keras.optimizers.SGD(1.0, **options)
+    optimizer.apply_gradients([(tf.constant([100.0, 100.0]), var)])
+    return _rounded(var.numpy(), 6)
+
+
+def case_sgd_clipnorm(tf, env):
+    return _one_step(tf, clipnorm=1e-3)
+
+
+def case_sgd_clipvalue(tf, env):
+    return _one_step(tf, clipvalue=0.5)
+
+
+def case_sgd_global_clipnorm(tf, env):
+    a, b = tf.Variable([1.0, 1.0]), tf.Variable([2.0])
+    optimizer = tf.keras.optimizers.SGD(1.0, global_clipnorm=1.0)
+    optimizer.apply_gradients([(tf.constant([3.0, 0.0]), a), (tf.constant([4.0]), b)])
+    return _rounded(np.concatenate([a.numpy(), b.numpy()]), 6)
+
+
+def case_clipnorm_and_global_clipnorm_together(tf, env):
+    return _one_step(tf, clipnorm=1.0, global_clipnorm=1.0)
+
+
+def case_unknown_optimizer_keyword(tf, env):
+    tf.keras.optimizers.SGD(0.1, clip_norm=1.0)
+
+
+def case_unknown_layer_keyword(tf, env):
+    tf.keras.layers.Dense(1, units_out=3)
+
+
+def case_unknown_compile_keyword(tf, env):
+    _two_dense(tf).compile(optimizer="sgd", loss="mse", metrix=["mae"])
+
+
+def case_unknown_fit_keyword(tf, env):
+    model = _two_dense(tf)
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(X, Y, epoch=2, verbose=0)
+
+
+def case_softmax_cross_entropy_axis(tf, env):
+    logits = tf.constant([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]])
+    labels = tf.constant([[0.0, 1.0], [1.0, 0.0], [0.0, 0.0]]) + tf.constant([[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]])
+    loss = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=tf.transpose(logits), axis=0)
+    return _rounded(loss.numpy())
+
+
+def case_fit_sample_weight_and_class_weight(tf, env):
+    labels = np.array([0, 1, 1, 0], np.int64)
+    model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(2)])
+    model.set_weights([W1, B1])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1),
+                  loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    weighted = model.fit(X, labels, batch_size=2, epochs=1, shuffle=False, verbose=0,
+                         sample_weight=np.array([1.0, 2.0, 0.5, 0.0], np.float32))
+    by_class = model.fit(X, labels, batch_size=2, epochs=1, shuffle=False, verbose=0, class_weight={0: 1.0, 1: 3.0})
+    return {"sample_weight": _rounded(weighted.history["loss"]), "class_weight": _rounded(by_class.history["loss"]),
+            "weights": _rounded(np.concatenate([w.ravel() for w in model.get_weights()]))}
+
+
+def case_fit_validation_split(tf, env):
+    model = _two_dense(tf)
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+    history = model.fit(X, Y, batch_size=2, epochs=2, shuffle=False, verbose=0, validation_split=0.5)
+    return {name: _rounded(values) for name, values in sorted(history.history.items())}
+
+
+def case_fit_callback_hook_order(tf, env):
+    calls = []
+
+    class Recorder(tf.keras.callbacks.Callback):
+        pass
+
+    for hook in HOOKS:
+        setattr(Recorder, hook, lambda self, *args, _hook=hook, **kwargs: calls.append(_hook))
+
+    model = _two_dense(tf)
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+    model.fit(X, Y, batch_size=2, epochs=2, shuffle=False, verbose=0, validation_data=(X, Y),
+              callbacks=[Recorder()])
+    return calls
+
+
+def case_aggregation_none_assign_in_replica_context_writes_each_copy(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        v = tf.Variable(0.0)
+
+    def f():
+        v.assign(tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32) + 5.0)
+        return v.read_value()
+
+    eager = strategy.run(f)
+    traced = tf.function(lambda: strategy.run(f))()
+    return {"eager": [float(x.numpy()) for x in eager.values], "traced": [float(x.numpy()) for x in traced.values],
+            "copies": [float(x.numpy()) for x in v.values]}
+
+
+@single_replica_reference  # Keras 3 on 2 replicas: a scalar custom loss is not divided by the replicas (2x)
+def case_subclassed_model_fit_under_mirrored_strategy(tf, env):
+    class TwoLayer(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.blocks = {"hidden": tf.keras.layers.Dense(2, activation="relu"), "head": tf.keras.layers.Dense(1)}
+
+        def call(self, x):
+            return self.blocks["head"](self.blocks["hidden"](x))
+
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        model = TwoLayer()
+        model(X[:1])
+        model.set_weights([W1, B1, W2, B2])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss=lambda t, p: tf.reduce_mean(tf.square(t - p)))
+    history = model.fit(X, Y, batch_size=4, epochs=3, shuffle=False, verbose=0)
+    return {"fit": _rounded(history.history["loss"]), "trainable": len(model.trainable_variables),
+            "weights": _rounded(np.concatenate([w.ravel() for w in model.get_weights()]))}
+
+
+@single_replica_reference  # Keras 3 on 2 replicas: "Shape mismatch in the collective instance" (it aborts)
+def case_frozen_layer_under_mirrored_strategy(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        model = _two_dense(tf)
+        model.layers[1].trainable = False
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    model.fit(X, Y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+    weights = model.get_weights()
+    return {"trainable": len(model.trainable_weights), "head_unchanged": bool(np.array_equal(weights[2], W2)),
+            "hidden": _rounded(np.concatenate([weights[0].ravel(), weights[1]]))}
+
+
+def case_unknown_predict_keyword(tf, env):
+    _two_dense(tf).predict(X, epoch=1, verbose=0)
+
+
+def case_trainable_setter_reaches_variables_and_back(tf, env):
+    layer = tf.keras.layers.Dense(2)
+    layer.build((None, 3))
+    layer.trainable = False
+    frozen = [layer.kernel.trainable, len(layer.trainable_weights), len(layer.non_trainable_weights)]
+    layer.trainable = True
+    return {"frozen": frozen, "thawed": [layer.kernel.trainable, len(layer.trainable_weights)]}

@@ -1,0 +1,28 @@
+"""Record what TensorFlow 2.21 computes for every case in programs.py into tf_2_21.json.
+
+Run it in a scratch virtual environment that has TensorFlow (never a dependency of placeflow):
+    python3 -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install tensorflow-cpu==2.21.0
+    /tmp/tfvenv/bin/python tests/conformance/record_tf.py
+"""
+
+import json
+import os
+import pathlib
+import sys
+import types
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+
+import tensorflow as tf  # noqa: E402
+
+import programs  # noqa: E402
+from harness import run_all  # noqa: E402
+
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+env = types.SimpleNamespace(devices=["/cpu:0", "/cpu:1"])
+results = run_all(programs, tf, env, types.SimpleNamespace(devices=["/cpu:0"]))
+path = pathlib.Path(__file__).with_name("tf_2_21.json")
+path.write_text(json.dumps({"tensorflow": tf.__version__, "results": results}, indent=1, sort_keys=True) + "\n")
+print(f"recorded {len(results)} cases from TensorFlow {tf.__version__} into {path}")
