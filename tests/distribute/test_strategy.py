@@ -289,3 +289,36 @@ def test_phase_timer_splits_a_traced_step(make_context):
     per_step = timer.per_step_ms()
     assert timer.steps == 3 and per_step["compute"] > 0 and per_step["all-reduce"] > 0
     assert "3 steps; per step: compute" in timer.summary()
+
+
+def test_concurrent_calls_of_a_traced_collective_step_neither_mix_nor_deadlock(make_context):
+    from placeflow.graph import partition
+    make_context(PLACEFLOW_SIMULATED_GPUS=2)
+    strategy = tf.distribute.MirroredStrategy(cross_device_ops=tf.distribute.NcclAllReduce())
+    w1, w2 = np.eye(64, dtype=np.float32), 2 * np.eye(64, dtype=np.float32)
+
+    @tf.function
+    def step(x):
+        def body(x):  # two independent matmuls per device: parallel within a device, not only across
+            both = tf.matmul(x, w1) + tf.matmul(x, w2)
+            return tf.distribute.get_replica_context().all_reduce("SUM", both)
+        return strategy.run(body, args=(x,))
+
+    inputs = [tf.constant(np.full([64, 64], float(i), np.float32)) for i in range(6)]
+    concrete = step.get_concrete_function(inputs[0])
+    _finishes(lambda: step(inputs[0]))
+    plan = concrete._plan
+    assert plan.has_collectives and plan.per_device and not partition._parallel_only_across_devices(plan)
+    wrong = []
+
+    def caller(i):
+        for _ in range(10):
+            values = [float(v.numpy()[0, 0]) for v in step(inputs[i]).values]
+            if values != [6.0 * i, 6.0 * i]:  # (x + 2x) on each of two replicas, summed
+                wrong.append((i, values))
+
+    threads = [threading.Thread(target=caller, args=(i,), daemon=True) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    _finishes(lambda: [thread.join() for thread in threads], seconds=60)
+    assert wrong == []

@@ -28,8 +28,9 @@ from . import codegen, schedule
 from .step_stats import NodeExecStats
 
 VALUE_KINDS = ("const", "feed")
-# Programs block inside lane threads while they wait; two steps sharing lanes could each hold a lane
-# the other waits for, so per-device steps from concurrent callers take turns.
+# Programs block inside lane threads while they wait; two steps sharing lanes could each hold a lane the
+# other waits for, so per-device steps from concurrent callers take turns. A collective node's rendezvous
+# therefore only ever meets the nodes of one call.
 _one_step_at_a_time = threading.Lock()
 
 

@@ -58,6 +58,7 @@ class Plan:
         self.feeds: list = []       # graph tensors, in feed order
         self.parallel = False
         self.per_device = False     # parallel only across devices: one straight-line program per device
+        self.has_collectives = False  # collective nodes: always per-device programs
         self.width = 1              # how many expensive nodes can run at once
         self.pending: list = []     # per node: inputs still to come once constants and feeds are in
         self.roots: list = []       # nodes ready when a step starts
@@ -98,8 +99,11 @@ def build_plan(ops, placed, fetches, feeds, store=None, reasons=None) -> Plan:
     plan.record = report.remember_plan(_report_rows(plan, reasons or {}))
     plan.width = _parallel_width(plan)
     # collective nodes block until every device's node arrives: they need one thread per device lane
-    plan.parallel = plan.width > 1 or any(n.type in COLLECTIVE_OPS for n in plan.nodes)
-    plan.per_device = plan.parallel and _parallel_only_across_devices(plan)
+    plan.has_collectives = any(n.type in COLLECTIVE_OPS for n in plan.nodes)
+    plan.parallel = plan.width > 1 or plan.has_collectives
+    # a collective node blocks its lane until its peers arrive, so work queued behind it on the dataflow
+    # runner could never run: collective plans always run as per-device programs, one step at a time
+    plan.per_device = plan.parallel and (plan.has_collectives or _parallel_only_across_devices(plan))
     return plan
 
 
