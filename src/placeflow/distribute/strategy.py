@@ -18,6 +18,7 @@ from ..config.placement_log import _CurrentStderrHandler
 from ..eager.variables import variable_creator_scope
 from ..framework import graph_mode
 from ..graph import function as function_module
+from ..graph import interrupts
 from ..framework.device_spec import DeviceSpec
 from ..runtime import registry
 from . import cross_device_ops as cross_device_ops_lib
@@ -65,9 +66,10 @@ class StrategyExtended:
         if not isinstance(var, MirroredVariable):
             return fn(var, *args, **kwargs)
         results = []
-        for index, (component, device) in enumerate(zip(var.values, self._devices)):
-            with device_scope(device), distribution_context.updating(index):
-                results.append(fn(component, *select_replica(index, args), **select_replica(index, kwargs)))
+        with interrupts.step_finishes_first():  # every copy or none
+            for index, (component, device) in enumerate(zip(var.values, self._devices)):
+                with device_scope(device), distribution_context.updating(index):
+                    results.append(fn(component, *select_replica(index, args), **select_replica(index, kwargs)))
         return regroup(results) if not group else results
 
     def reduce_to(self, reduce_op, value, destinations):

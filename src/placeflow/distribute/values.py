@@ -7,6 +7,7 @@ from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..framework import errors
 from ..framework.nest import flatten, pack_as
+from ..graph import interrupts
 from . import distribution_context
 from .reduce_op import ReduceOp, VariableAggregation
 
@@ -127,8 +128,9 @@ class MirroredVariable(Variable):
         if replica is not None and strategy is self._strategy and strategy.num_replicas_in_sync > 1:
             return self._update_in_replica(replica, op, value, read_value, attrs)
         parts = value.values if isinstance(value, DistributedValues) else [value] * len(self._components)
-        for component, part in zip(self._components, parts):
-            component._update(op, part, False, attrs)
+        with interrupts.step_finishes_first():  # every copy or none: Ctrl-C waits for the last copy
+            for component, part in zip(self._components, parts):
+                component._update(op, part, False, attrs)
         return self._as_tensor() if read_value else self
 
     def _update_in_replica(self, replica, op, value, read_value, attrs=None):

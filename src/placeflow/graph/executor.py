@@ -19,7 +19,7 @@ import time
 from ..framework import errors
 from ..runtime import kernel_errors
 from ..ops.collective import COLLECTIVE_OPS
-from . import codegen, device_programs
+from . import codegen, device_programs, interrupts
 from . import lanes as lanes_module
 from .step_stats import NodeExecStats, StepStatsCollector
 
@@ -28,6 +28,13 @@ def run(plan, feed_values, lanes=None, collector: StepStatsCollector | None = No
     """Compute the plan's fetches from `feed_values` (already on their devices); `host_threads`: the
     inter-op thread budget (cores when 0)."""
     plan.record.ran()
+    if plan.writes_state:  # Ctrl-C waits for the step: its writes land on every device or on none
+        with interrupts.step_finishes_first():
+            return _run(plan, feed_values, lanes, collector, host_threads)
+    return _run(plan, feed_values, lanes, collector, host_threads)
+
+
+def _run(plan, feed_values, lanes, collector, host_threads) -> list:
     if plan.parallel and lanes is not None and plan.per_device:
         programs = _device_programs(plan, collector is not None, host_threads or lanes_module.worker_budget(0))
         fetched = _fetch(plan, programs.run(feed_values, lanes, collector))

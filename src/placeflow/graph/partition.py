@@ -22,6 +22,7 @@ from ..ops.registry import BY_SIZE, HEAVY, find_kernel, op_def
 from ..placement import report
 from ..runtime.transfer import copy_array
 from . import constant_folding
+from .schedule import WRITE_KINDS
 from .state import write_variable
 
 RUN_KINDS = frozenset({"kernel", "read_var", "write_var", "assign_ref"})
@@ -59,6 +60,7 @@ class Plan:
         self.parallel = False
         self.per_device = False     # parallel only across devices: one straight-line program per device
         self.has_collectives = False  # collective nodes: always per-device programs
+        self.writes_state = False   # writes variables: Ctrl-C waits for the step to finish (interrupts)
         self.width = 1              # how many expensive nodes can run at once
         self.pending: list = []     # per node: inputs still to come once constants and feeds are in
         self.roots: list = []       # nodes ready when a step starts
@@ -99,6 +101,7 @@ def build_plan(ops, placed, fetches, feeds, store=None, reasons=None) -> Plan:
     plan.record = report.remember_plan(_report_rows(plan, reasons or {}))
     plan.width = _parallel_width(plan)
     # collective nodes block until every device's node arrives: they need one thread per device lane
+    plan.writes_state = any(n.kind in WRITE_KINDS for n in plan.nodes)
     plan.has_collectives = any(n.type in COLLECTIVE_OPS for n in plan.nodes)
     plan.parallel = plan.width > 1 or plan.has_collectives
     # a collective node blocks its lane until its peers arrive, so work queued behind it on the dataflow

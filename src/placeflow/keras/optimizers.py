@@ -15,6 +15,7 @@ from ..distribute import distribution_context
 from ..distribute.reduce_op import ReduceOp
 from ..eager.variables import Variable
 from ..framework import graph_mode
+from ..graph import interrupts
 
 
 class Optimizer:
@@ -107,6 +108,10 @@ class Optimizer:
         return self._apply(strategy, [(g, v) for g, (_, v) in zip(reduced, pairs)])
 
     def _apply(self, strategy, pairs):
+        with interrupts.step_finishes_first():  # eagerly, Ctrl-C waits until every variable is updated
+            return self._apply_all(strategy, pairs)
+
+    def _apply_all(self, strategy, pairs):
         self.build([v for _, v in pairs])
         step = self.iterations.read_value() + 1.0 if self._needs_step else None
         for grad, var in pairs:
