@@ -15,7 +15,7 @@ import numpy as np
 from ..config import proto
 from ..config.context import context
 from ..config.placement_log import ensure_handler, logger as placement_logger
-from ..runtime import registry
+from ..runtime import kernel_errors, registry
 from ..runtime.transfer import to_host
 from ..framework import errors, nest
 from ..placement import graph_placer
@@ -79,7 +79,12 @@ class Session:
         if options is not None and options.trace_level > 0:
             run_metadata = run_metadata if run_metadata is not None else RunMetadata()
             collector = StepStatsCollector(run_metadata.step_stats)
-        outputs = self._execute(plan, placed_values, collector)
+        try:
+            outputs = self._execute(plan, placed_values, collector)
+        except errors.ResourceExhaustedError as error:
+            placed_values = None  # a kept error must not pin the feeds' device copies (nor the step's buffers)
+            kernel_errors.drop_refused_buffers(error)
+            raise
         results = [None if isinstance(e, Operation) else _to_numpy(v) for e, v in zip(elements, outputs)]
         return nest.pack_as(fetches, results) if isinstance(fetches, (list, tuple, dict)) else results[0]
 

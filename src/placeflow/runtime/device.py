@@ -199,7 +199,11 @@ def _reraise(exc, op, name, device):
     error = kernel_errors.as_op_error(exc, op, name, device)
     if error is exc:
         raise exc
-    raise error from (None if isinstance(error, ResourceExhaustedError) else exc)
+    if isinstance(error, ResourceExhaustedError):
+        kernel_errors.drop_refused_buffers(exc)
+        exc.__traceback__ = None
+        raise error from None
+    raise error from exc
 
 
 class _CudaScope:

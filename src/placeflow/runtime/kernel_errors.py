@@ -9,6 +9,8 @@ through unchanged.
 
 from __future__ import annotations
 
+import traceback
+
 from ..framework import errors
 from ..memory.oom import DeviceOutOfMemory, log_exhausted
 
@@ -47,6 +49,17 @@ def for_node(exc: BaseException, node) -> BaseException:
         return type(exc)(None, node.op, first + frame + ("\n" + rest if rest else ""))
     cls, text = classify(exc, node.device)
     return cls(None, node.op, text + frame)
+
+
+def drop_refused_buffers(exc: BaseException) -> None:
+    """An out-of-memory error must not keep the buffers of the step that ran out alive: a caller that keeps
+    the error (its traceback) would pin them, on the device too. Clears the locals of every finished frame
+    of `exc` and of the errors chained to it (the frames stay listed; executing frames are left alone)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        traceback.clear_frames(exc.__traceback__)
+        exc = exc.__cause__ or exc.__context__
 
 
 def classify(exc: Exception, device) -> tuple:
