@@ -14,7 +14,7 @@ from .graph import Tensor
 def build(graph, op, inputs, dtype, attrs, resource, name):
     """Add `op` to `graph`; return its symbolic output (a list for multi-output ops)."""
     if op == "_EagerConst":
-        return constant(graph, inputs[0], dtype, name or "Const")
+        return constant(graph, inputs[0], dtype, "Const" if name is None else name)
     tensors = [as_graph_tensor(graph, value, dtype) for value in inputs]
     definition = op_def(op)
     outputs, several = shape_rules.infer(definition, [t.shape for t in tensors], attrs, dtype)

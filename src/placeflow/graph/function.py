@@ -25,7 +25,7 @@ from ..placement import graph_placer, policy
 from ..placement.scope import current as current_scope
 from ..runtime import registry
 from . import executor, intra_op, lanes, partition, step_stats
-from .graph import Graph, Tensor
+from .graph import VALID_OP_NAME, Graph, Tensor
 
 _ids = itertools.count(1)
 
@@ -311,6 +311,8 @@ def _symbolic_arguments(graph, structure, names):
     for leaf in leaves:
         if isinstance(leaf, EagerTensor):
             name = names[len(tensors)] if len(tensors) < len(names) else "args"
+            if not VALID_OP_NAME.fullmatch(name):  # e.g. a parameter `_x`: TensorFlow's default name
+                name = "Placeholder"
             op = graph.create_op("_Arg", [], {"_pinned_device": leaf.device}, leaf.dtype, name,
                                  [(leaf.dtype, tuple(leaf.shape))])
             tensors.append(op.outputs[0])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 
 from ..eager.tensor import TensorRef
@@ -10,6 +11,17 @@ from ..framework import errors, graph_mode
 from ..framework.tensor_shape import TensorShape
 from ..placement import device_scope
 from ..placement import scope as scope_module
+
+VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")   # TensorFlow's patterns for node names,
+VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")            # and for scopes below the root
+
+
+def _check_scope_name(name: str, root: bool) -> None:
+    pattern = VALID_OP_NAME if root else VALID_SCOPE_NAME
+    if not pattern.fullmatch(name):
+        kind = "root scope name" if root else "scope name"
+        raise ValueError(f"'{name}' is not a valid {kind}. A {kind} has to match the following pattern: "
+                         f"{pattern.pattern}")
 
 
 class Tensor:
@@ -210,6 +222,8 @@ class Graph:
         """Prefix op names with `name/` (made unique); a name ending in '/' is used as is, '' or None resets."""
         state = self._state()
         saved = state.name_stack
+        if name:
+            _check_scope_name(name, root=not saved)
         if not name:
             new = ""
         elif name.endswith("/"):
@@ -268,16 +282,36 @@ class Graph:
                 raise ValueError(f"Tensor {tensor.name!r} must be from the same graph as the op {op_type!r} "
                                  "being built; build every op of a graph under one `with graph.as_default():`.")
         state = self._state()
-        full_name = name[:-1] if name and name.endswith("/") else self.unique_name(name or op_type)
+        full_name = self._node_name(name, op_type)
         op = Operation(self, full_name, op_type, inputs, attrs, dtype, state.control)
         op.resource = resource
         op.outputs = [Tensor(op, i, out_dtype, shape) for i, (out_dtype, shape) in enumerate(outputs)]
         self._assign_device(op, state)
         with self._lock:
+            if op.name in self._by_name:
+                raise ValueError(f"Duplicate node name in graph: '{op.name}'")
             self._ops.append(op)
             self._by_name[op.name] = op
             self.version += 1
         return op
+
+    def _node_name(self, name, op_type: str) -> str:
+        """The op's full name, as TensorFlow makes it: a name ending in '/' is taken as is, any other is put
+        under the name scope and made unique; either must be a valid node name."""
+        if name is None:  # internal op types start with '_', which node names may not
+            name = op_type.lstrip("_") or "op"
+        if name.endswith("/"):
+            full_name = name[:-1]
+            with self._lock:
+                if full_name in self._by_name:
+                    raise ValueError(f"Duplicate node name in graph: '{full_name}'")
+                self._names_in_use[full_name.lower()] = self._names_in_use.get(full_name.lower(), 0) + 1
+        else:
+            full_name = self.unique_name(name)
+        if not VALID_OP_NAME.fullmatch(full_name):
+            raise ValueError(f"`{full_name}` is not a valid node name. Accepted names conform to Regex "
+                             f"/{VALID_OP_NAME!r}/")
+        return full_name
 
     def _assign_device(self, op, state) -> None:
         if state.colocation:
