@@ -165,7 +165,7 @@ def test_split_the_cpu_into_logical_cpus(make_context):
     ("CPU", [LDC(experimental_priority=1)], "Setting experimental_priority on CPU virtual  devices is currently not supported"),
     ("CPU", [LDC(experimental_device_ordinal=1)], "Setting experimental_device_ordinal on CPU virtual  devices"),
     ("GPU", [LDC()], "Setting memory limit is required for GPU virtual devices"),
-    ("GPU", [LDC(-5)], "memory_limit must be a positive number of MB, got -5"),
+    ("GPU", [LDC(-5)], r"memory_limit must be a positive number of MB \(an int, e.g. memory_limit=1024\), got -5"),
     ("GPU", [LDC(10, experimental_priority=0), LDC(10)], "priority must be specified for all virtual devices"),
     ("GPU", [LDC(10, experimental_device_ordinal=0), LDC(10)], "device_ordinals must be specified for all virtual devices"),
     ("GPU", [LDC(3000), LDC(3000)], r"ask for 6000 MB in all \(\[3000, 3000\]\), but the device has 4096 MB"),

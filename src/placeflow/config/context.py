@@ -20,6 +20,7 @@ _log = logging.getLogger("placeflow.config")
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GROWTH_ENV_VAR = "TF_FORCE_GPU_ALLOW_GROWTH"
 DEFAULT_MEMORY_GROWTH = True  # TensorFlow preallocates; placeflow grows (docs/divergences.md)
+MAX_THREADS = 4096  # inter-/intra-op thread counts above this are refused (each inter-op thread is a real thread)
 
 
 def caller_site() -> str:
@@ -221,13 +222,21 @@ class Context:
 
     def set_threads(self, kind: str, count: int) -> None:
         """Set the inter-op or intra-op thread count before initialization."""
-        if isinstance(count, bool) or not isinstance(count, int):
-            raise TypeError(f"Thread count must be an int, got {count!r}.")
+        check_thread_count(kind, count)
         if self.threads(kind) == count:
             return
         label = "Inter" if kind == "inter" else "Intra"
         self._refuse_if_initialized(f"{label} op parallelism cannot be modified after initialization.")
         setattr(self, f"_{kind}_op_threads", count)
+
+
+def check_thread_count(kind: str, count) -> None:
+    """An inter- or intra-op thread count must be an int of at most MAX_THREADS (0: one per core)."""
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError(f"Thread count must be an int, got {count!r}.")
+    if abs(count) > MAX_THREADS:
+        raise ValueError(f"{'Inter' if kind == 'inter' else 'Intra'} op parallelism of {count} threads is more "
+                         f"than placeflow starts ({MAX_THREADS} at most); 0 means one per core.")
 
 
 def _validate_config(info, config, configs) -> None:
@@ -246,8 +255,9 @@ def _validate_config(info, config, configs) -> None:
         raise ValueError(f"Virtual devices are not supported for {device_type}")
     if config.memory_limit is None:
         raise ValueError("Setting memory limit is required for GPU virtual devices")
-    if not isinstance(config.memory_limit, int) or config.memory_limit <= 0:
-        raise ValueError(f"memory_limit must be a positive number of MB, got {config.memory_limit!r}.")
+    if isinstance(config.memory_limit, bool) or not isinstance(config.memory_limit, int) or config.memory_limit <= 0:
+        raise ValueError(f"memory_limit must be a positive number of MB (an int, e.g. memory_limit=1024), got "
+                         f"{config.memory_limit!r}.")
     for field, label in (("experimental_priority", "priority"), ("experimental_device_ordinal", "device_ordinals")):
         given = [getattr(c, field) is not None for c in configs]
         if any(given) and not all(given):

@@ -11,7 +11,8 @@ DEFAULT_MEMORY = 4 << 30
 SIMULATED_NAME = "placeflow simulated GPU"
 _UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
           "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}
-_SPEC_RE = re.compile(r"(\d+)(?::(\d+(?:\.\d+)?)\s*([A-Za-z]+))?\Z")
+_SPEC_RE = re.compile(r"([0-9]+)(?::([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+))?\Z")
+MAX_SIMULATED_GPUS = 256
 
 
 def parse_simulated_gpus(value: str | None) -> tuple[int, int]:
@@ -26,10 +27,17 @@ def parse_simulated_gpus(value: str | None) -> tuple[int, int]:
             f"size per GPU: '{ENV_VAR}=4' (4 GPUs of {DEFAULT_MEMORY >> 30} GiB) or "
             f"'{ENV_VAR}=4:2GiB' (units: B, KB, MB, GB, KiB, MiB, GiB, TiB)."
         )
+    if len(match.group(1)) > 3 or int(match.group(1)) > MAX_SIMULATED_GPUS:
+        raise ValueError(f"{ENV_VAR}={value!r} asks for more simulated GPUs than placeflow makes "
+                         f"({MAX_SIMULATED_GPUS} at most); ask for fewer, e.g. '{ENV_VAR}=8'.")
     count = int(match.group(1))
     if unit is None:
         return count, DEFAULT_MEMORY
-    size = int(float(match.group(2)) * _UNITS[unit])
+    size = float(match.group(2)) * _UNITS[unit]
+    if size > 1 << 50:
+        raise ValueError(f"{ENV_VAR}={value!r} gives each simulated GPU more than 1 PiB; give each a real size, "
+                         f"e.g. '4:16GiB'.")
+    size = int(size)
     if size < 1 << 20:
         raise ValueError(f"{ENV_VAR}={value!r} gives each simulated GPU {size} bytes; "
                          "give each at least 1MiB, e.g. '4:2GiB'.")

@@ -17,7 +17,8 @@ import re
 KNOWN_DEVICE_TYPES = ("CPU", "GPU", "TPU", "CUSTOM", "EPU")
 LOCAL_JOB = "localhost"
 _NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
-_GLUED_RE = re.compile(r"(?i)(cpu|gpu|tpu)(\d+)\Z")
+_GLUED_RE = re.compile(r"(?i)(cpu|gpu|tpu)([0-9]+)\Z")
+MAX_INDEX = 2**31 - 1
 _EXAMPLES = "'/job:localhost/replica:0/task:0/device:GPU:0', '/device:GPU:0', '/GPU:0', 'GPU:0' or '/cpu:0'"
 
 
@@ -33,6 +34,10 @@ def _index(text: str, piece: str, what: str) -> int | None:
     if text == "*":
         return None
     if text.isascii() and text.isdigit():
+        if len(text) > 10 or int(text) > MAX_INDEX:  # TensorFlow parses indices as 32-bit integers
+            shown = text if len(text) <= 24 else f"{text[:12]}...{text[-6:]} ({len(text)} digits)"
+            raise _Problem(f"the {what} {shown} is larger than {MAX_INDEX}, the largest index a device name can "
+                           f"hold", piece, piece[: len(piece) - len(text)] + "0")
         return int(text)
     if text.startswith("-") and text[1:].isdigit():
         fix = piece[: len(piece) - len(text)] + "0"
@@ -138,6 +143,9 @@ def _name_error(spec: str, problem: _Problem) -> ValueError:
     suggestion = _suggest(spec, problem)
     if suggestion:
         text += f" Did you mean {suggestion!r}?"
+    for part in sorted({spec, *spec.split("/"), *spec.split(":")}, key=len, reverse=True):
+        if len(part) > 64:  # quote a pathological name in part: the message stays readable
+            text = text.replace(part, f"{part[:24]}...{part[-8:]} ({len(part)} characters)")
     return ValueError(text)
 
 

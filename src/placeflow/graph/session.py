@@ -13,7 +13,7 @@ import threading
 import numpy as np
 
 from ..config import proto
-from ..config.context import context
+from ..config.context import check_thread_count, context
 from ..config.placement_log import ensure_handler, logger as placement_logger
 from ..runtime import kernel_errors, registry
 from ..runtime.transfer import to_host
@@ -36,6 +36,8 @@ class Session:
                 f"Session target {target!r} is not supported: placeflow runs in-process only. Pass target=''."))
         self._config = config if config is not None else proto.ConfigProto()
         proto.apply_process_options(self._config, threads=False)
+        check_thread_count("inter", self._config.inter_op_parallelism_threads)
+        check_thread_count("intra", self._config.intra_op_parallelism_threads)
         self._graph = graph if graph is not None else get_default_graph()
         self._ctx = context()
         self._devices = registry.devices(self._ctx)
