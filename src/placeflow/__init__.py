@@ -29,6 +29,7 @@ from .api.module import Module  # noqa: F401
 from .graph.graph import Graph  # noqa: F401
 from .graph.v1_api import control_dependencies, executing_eagerly, group, name_scope, no_op  # noqa: F401
 from .framework.tensor_shape import TensorShape  # noqa: F401
+from .framework.tensor_spec import TensorSpec  # noqa: F401
 from .framework import dtypes
 from .framework.device_spec import DeviceSpec
 from .framework.dtypes import (  # noqa: F401

@@ -43,10 +43,10 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
 
 
 def _classes_last(x, axis: int):
-    if x.shape.rank is None:
+    if x.shape is None:  # a placeholder of unknown rank
         raise ValueError(f"softmax_cross_entropy_with_logits(axis={axis}) needs inputs of known rank; give the "
                          f"placeholder a shape, or use axis=-1.")
-    rank = x.shape.rank
+    rank = len(x.shape)
     if not -rank <= axis < rank:
         raise errors.InvalidArgumentError(None, None, f"axis {axis} is out of bounds for an input of rank {rank}; "
                                           f"expected an axis in [{-rank}, {rank}).")

@@ -21,6 +21,7 @@ from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..framework import graph_mode, nest
 from ..framework.device_spec import DeviceSpec
+from ..framework.tensor_spec import TensorSpec
 from ..placement import graph_placer, policy
 from ..placement.scope import current as current_scope
 from ..runtime import registry
@@ -134,11 +135,13 @@ class ConcreteFunction:
 class Function:
     """A Python function that runs as a placed, planned graph (TensorFlow's tf.function)."""
 
-    def __init__(self, python_function, input_signature=None, name=None):
+    def __init__(self, python_function, input_signature=None, name=None, reduce_retracing=False):
         self._python_function = python_function
         self._signature = inspect.signature(python_function)
         self._name = name or getattr(python_function, "__name__", "function")
-        self._input_signature = input_signature
+        self._input_signature = _checked_signature(input_signature)
+        self._reduce_retracing = bool(reduce_retracing)
+        self._relaxed: dict = {}  # reduce_retracing: (dtypes, ranks, devices, structure) -> shapes seen so far
         self._cache: dict = {}
         self._tracing_count = 0
         self._trace_locks: dict = {}  # cache key -> lock: first calls from several threads trace once
@@ -165,7 +168,8 @@ class Function:
         slot = f"_placeflow_function_{id(self)}"
         bound = getattr(instance, "__dict__", {}).get(slot)
         if bound is None:  # one Function (and trace cache) per instance, kept on the instance
-            bound = Function(self._python_function.__get__(instance, owner), self._input_signature, self._name)
+            bound = Function(self._python_function.__get__(instance, owner), self._input_signature, self._name,
+                             self._reduce_retracing)
             if hasattr(instance, "__dict__"):
                 instance.__dict__[slot] = bound
         return bound
@@ -173,6 +177,9 @@ class Function:
     def __call__(self, *args, **kwargs):
         if graph_mode.active() is not None:  # called while another graph is built: inline the Python body
             return self._python_function(*args, **kwargs)
+        if self._input_signature is not None:
+            tensors = self._bind_signature(args, kwargs)
+            return self._concrete_for_signature().call_flat(tensors)
         key = _fast_key(args, kwargs)
         if key is not None:
             concrete = self._cache.get(key)
@@ -183,8 +190,48 @@ class Function:
         return concrete.call_flat(tensors)
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
-        """The trace for these arguments (traced now if new)."""
+        """The trace for these arguments (traced now if new); with an input_signature, no arguments needed."""
+        if self._input_signature is not None:
+            if args or kwargs:
+                self._bind_signature(args, kwargs)
+            return self._concrete_for_signature()
         return self._concrete(args, kwargs)[0]
+
+    def _bind_signature(self, args, kwargs) -> list:
+        """The call's arguments as tensors matching the input_signature, in its order (TypeError if not)."""
+        from ..eager.convert import convert_to_tensor
+        specs = self._input_signature
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"Binding inputs to tf.function failed due to `{exc}`. Received args: {args} and "
+                            f"kwargs: {kwargs} for signature: {self._signature}.") from None
+        values = list(bound.args) + list(bound.kwargs.values())
+        if len(values) != len(specs):
+            raise TypeError(f"Binding inputs to tf.function failed due to `{len(values)} arguments for an "
+                            f"input_signature of {len(specs)}`. Received args: {args} and kwargs: {kwargs}.")
+        tensors = []
+        for value, spec in zip(values, specs):
+            tensor = value if isinstance(value, EagerTensor) else convert_to_tensor(value, dtype=spec.dtype)
+            if not spec.is_compatible_with(tensor):
+                got = TensorSpec(tuple(tensor.shape), tensor.dtype)
+                raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {got!r} to {spec!r}`. "
+                                f"Received args: {args} and kwargs: {kwargs} for signature: {self._signature}.")
+            tensors.append(tensor)
+        return tensors
+
+    def _concrete_for_signature(self) -> ConcreteFunction:
+        key = ("input_signature", _call_context())
+        concrete = self._cache.get(key)
+        if concrete is None:
+            with self._trace_lock(key):
+                concrete = self._cache.get(key)
+                if concrete is None:
+                    specs = self._input_signature
+                    placeholders = [_SpecArgument(spec) for spec in specs]
+                    concrete = self._cache[key] = self._trace(tuple(placeholders), {},
+                                                              [tuple(spec.shape) for spec in specs])
+        return concrete
 
     def _concrete(self, args, kwargs):
         leaves = []
@@ -197,11 +244,30 @@ class Function:
         key = (_signature_key(leaves, structure), _call_context())
         concrete = self._cache.get(key)
         if concrete is None:
-            with self._trace_lock(key):
-                concrete = self._cache.get(key)
+            shapes = self._relaxed_shapes(leaves, structure) if self._reduce_retracing else None
+            traced_key = key if shapes is None else (("relaxed", tuple(shapes)), key[0][1], key[1])
+            with self._trace_lock(traced_key):
+                concrete = self._cache.get(traced_key)
                 if concrete is None:
-                    concrete = self._cache[key] = self._trace(args, kwargs)
+                    concrete = self._cache[traced_key] = self._trace(args, kwargs, shapes)
+            self._cache[key] = concrete
         return concrete, tensors
+
+    def _relaxed_shapes(self, leaves, structure):
+        """reduce_retracing: the shapes to trace with, generalized (None) where calls of the same dtypes and
+        ranks differed; None for the first call of its kind (traced with its exact shapes, as TF)."""
+        tensors = [leaf for leaf in leaves if isinstance(leaf, EagerTensor)]
+        kind = (_signature_key([leaf if not isinstance(leaf, EagerTensor) else None for leaf in leaves], structure),
+                tuple((t._value.dtype, len(t.shape), t._device) for t in tensors), _call_context())
+        shapes = [tuple(t.shape) for t in tensors]
+        with self._trace_locks_lock:
+            seen = self._relaxed.get(kind)
+            if seen is None:
+                self._relaxed[kind] = shapes
+                return None
+            merged = [tuple(a if a == b else None for a, b in zip(old, new)) for old, new in zip(seen, shapes)]
+            self._relaxed[kind] = merged
+        return merged
 
     def _trace_lock(self, key):
         """One lock per trace: calls that need different traces (e.g. each replica's) never wait for each
@@ -209,7 +275,7 @@ class Function:
         with self._trace_locks_lock:
             return self._trace_locks.setdefault(key, threading.RLock())
 
-    def _trace(self, args, kwargs) -> ConcreteFunction:
+    def _trace(self, args, kwargs, shapes=None) -> ConcreteFunction:
         with self._trace_locks_lock:
             self._tracing_count += 1
             first = self._tracing_count == 1
@@ -217,7 +283,7 @@ class Function:
         graph.first_trace = first
         names = _argument_names(self._signature, args, kwargs)
         with graph.as_default():
-            symbolic_args, arg_tensors = _symbolic_arguments(graph, (args, kwargs), names)
+            symbolic_args, arg_tensors = _symbolic_arguments(graph, (args, kwargs), names, shapes)
             call_args, call_kwargs = symbolic_args
             outputs = self._python_function(*call_args, **call_kwargs)
             leaves = [_graph_output(graph, leaf) for leaf in nest.flatten(outputs, True)]
@@ -229,9 +295,31 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
              experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None,
              name=None):
     """Compile `func` into a placed graph traced once per input signature (usable as a decorator)."""
+    _refuse_unimplemented(jit_compile=jit_compile or experimental_compile, experimental_implements=experimental_implements,
+                          experimental_autograph_options=experimental_autograph_options,
+                          experimental_attributes=experimental_attributes,
+                          experimental_follow_type_hints=experimental_follow_type_hints)
+    reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
     if func is None:
-        return lambda f: Function(f, input_signature, name)
-    return Function(func, input_signature, name)
+        return lambda f: Function(f, input_signature, name, reduce_retracing)
+    return Function(func, input_signature, name, reduce_retracing)
+
+
+def _refuse_unimplemented(**options) -> None:
+    """`function` options placeflow does not implement raise when set, never pass silently."""
+    given = sorted(name for name, value in options.items() if value)
+    if given:
+        raise NotImplementedError(f"placeflow.function does not implement {', '.join(given)}; leave "
+                                  f"{' and '.join(given)} unset (placeflow has no XLA, and traces Python as is).")
+
+
+def _checked_signature(signature):
+    if signature is None:
+        return None
+    if not isinstance(signature, (list, tuple)) or not all(isinstance(s, TensorSpec) for s in signature):
+        raise TypeError(f"input_signature must be a list of placeflow.TensorSpec (nested structures are not "
+                        f"implemented), got {signature!r}.")
+    return tuple(signature)
 
 
 def _fast_key(args, kwargs):
@@ -300,21 +388,38 @@ def _argument_names(signature, args, kwargs) -> list:
         return []
     names = []
     for name, value in bound.arguments.items():
-        count = len([leaf for leaf in nest.flatten(value, True) if isinstance(leaf, EagerTensor)])
+        count = len([leaf for leaf in nest.flatten(value, True) if isinstance(leaf, (EagerTensor, _SpecArgument))])
         names.extend([name] if count == 1 else [f"{name}_{i}" for i in range(count)])
     return names
 
 
-def _symbolic_arguments(graph, structure, names):
+class _SpecArgument:
+    """An input_signature entry standing in for an argument while tracing: a dtype and shape, no value."""
+
+    def __init__(self, spec):
+        self.dtype, self.shape, self.device = spec.dtype, tuple(spec.shape), None
+        self.name = spec.name
+
+
+def _symbolic_arguments(graph, structure, names, shapes=None):
+    """The traced graph's `_Arg` tensors for the tensor leaves of `structure` (shapes: what to trace with,
+    None dimensions allowed; default: each tensor's own)."""
     leaves = nest.flatten(structure, True)
     tensors, replaced = [], []
     for leaf in leaves:
-        if isinstance(leaf, EagerTensor):
+        if isinstance(leaf, _SpecArgument):
+            name = leaf.name or (names[len(tensors)] if len(tensors) < len(names) else "args")
+            if not VALID_OP_NAME.fullmatch(name):
+                name = "Placeholder"
+            op = graph.create_op("_Arg", [], {}, leaf.dtype, name, [(leaf.dtype, leaf.shape)])
+            tensors.append(op.outputs[0])
+            replaced.append(op.outputs[0])
+        elif isinstance(leaf, EagerTensor):
             name = names[len(tensors)] if len(tensors) < len(names) else "args"
             if not VALID_OP_NAME.fullmatch(name):  # e.g. a parameter `_x`: TensorFlow's default name
                 name = "Placeholder"
-            op = graph.create_op("_Arg", [], {"_pinned_device": leaf.device}, leaf.dtype, name,
-                                 [(leaf.dtype, tuple(leaf.shape))])
+            shape = tuple(leaf.shape) if shapes is None else shapes[len(tensors)]
+            op = graph.create_op("_Arg", [], {"_pinned_device": leaf.device}, leaf.dtype, name, [(leaf.dtype, shape)])
             tensors.append(op.outputs[0])
             replaced.append(op.outputs[0])
         else:
