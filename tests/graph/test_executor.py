@@ -155,6 +155,15 @@ def test_chrome_trace_has_a_track_per_device_and_copies(make_context, tmp_path):
     assert "copies" in tracks
     path = timeline.write_chrome_trace(stats, str(tmp_path / "step.json"))
     assert json.loads(open(path).read())["traceEvents"]
+    starts = [e for e in trace["traceEvents"] if e["ph"] == "s"]
+    ends = {e["id"]: e for e in trace["traceEvents"] if e["ph"] == "f"}
+    assert starts and all(ends[s["id"]]["ts"] >= s["ts"] - 1e-3 for s in starts)  # arrows go forward in time
+    recv = next(e for e in copy_events if e["name"] == "_Recv")
+    assert any(ends[s["id"]]["tid"] == recv["tid"] and ends[s["id"]]["pid"] == recv["pid"] for s in starts)
+    plain = json.loads(timeline.Timeline(stats).generate_chrome_trace_format(show_dataflow=False))
+    assert not any(e["ph"] in ("s", "f") for e in plain["traceEvents"])
+    with pytest.raises(NotImplementedError, match="show_memory=True"):
+        timeline.Timeline(stats).generate_chrome_trace_format(show_memory=True)
 
 
 def test_inline_plan_is_generated_code_naming_its_nodes(make_context):

@@ -230,3 +230,25 @@ def test_a_failed_placement_places_nothing(gpus, graph):
     with pytest.raises(tf.errors.InvalidArgumentError, match="operation bad"):
         sess.run(good)
     assert sess._placed == {}
+
+
+def test_run_options_timeout_raises_deadline_exceeded_and_the_next_run_waits(make_context):
+    import time
+    with tf.compat.v1.Graph().as_default():
+        v = tf.Variable(0.0)
+        x = tf.ones([256, 256])
+        for _ in range(200):
+            x = tf.matmul(x, tf.ones([256, 256])) * (1.0 / 256.0)
+        step = v.assign_add(tf.reduce_sum(x))
+        sess = tf.compat.v1.Session()
+        sess.run(v.initializer)
+        start = time.perf_counter()
+        with pytest.raises(tf.errors.DeadlineExceededError, match="Timed out waiting for notification"):
+            sess.run(step, options=tf.compat.v1.RunOptions(timeout_in_ms=1))
+        assert time.perf_counter() - start < 1.0
+        assert sess.run(v) == 65536.0  # the late step finished before this run (one add of 256 * 256)
+        assert sess.run(step, options=tf.compat.v1.RunOptions(timeout_in_ms=60_000)) == 2 * 65536.0
+        with pytest.raises(NotImplementedError, match="output_partition_graphs"):
+            sess.run(step, options=tf.compat.v1.RunOptions(output_partition_graphs=True))
+        with pytest.raises(ValueError, match="timeout_in_ms must be a non-negative int"):
+            sess.run(step, options=tf.compat.v1.RunOptions(timeout_in_ms=-1))

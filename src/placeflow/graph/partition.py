@@ -34,7 +34,7 @@ class Node:
     """One step of a plan: how to compute it, on which device, from which earlier nodes."""
 
     __slots__ = ("index", "name", "type", "device", "kind", "call", "attrs", "inputs", "controls",
-                 "consumers", "value", "op", "expensive", "feed_index", "ref", "resource")
+                 "consumers", "value", "op", "expensive", "feed_index", "ref", "resource", "input_names")
 
     def __init__(self, index, name, op_type, device, kind, op=None):
         self.index, self.name, self.type, self.device, self.kind, self.op = index, name, op_type, device, kind, op
@@ -45,6 +45,7 @@ class Node:
         self.consumers: list = []   # node indices waiting on this one (data and control)
         self.expensive = False
         self.feed_index = None
+        self.input_names: tuple = ()  # the producers' names (step stats: the timeline's dataflow arrows)
 
     def __repr__(self) -> str:
         return f"<Node {self.index} {self.name} ({self.type}) on {self.device.short_name} [{self.kind}]>"
@@ -311,6 +312,7 @@ def _link_consumers(plan) -> None:
     available = [n.kind in ("const", "feed") for n in plan.nodes]
     plan.pending = [0] * len(plan.nodes)
     for node in plan.nodes:
+        node.input_names = tuple(plan.nodes[s].name for s, _ in node.inputs)
         for source in {s for s, _ in node.inputs} | set(node.controls):
             plan.nodes[source].consumers.append(node.index)
             plan.pending[node.index] += not available[source]

@@ -34,6 +34,7 @@ class Session:
         if target:
             raise errors.UnimplementedError(None, None, (
                 f"Session target {target!r} is not supported: placeflow runs in-process only. Pass target=''."))
+        self._late_step = None  # a step that outlived its RunOptions timeout, still finishing
         self._config = config if config is not None else proto.ConfigProto()
         proto.apply_process_options(self._config, threads=False)
         check_thread_count("inter", self._config.inter_op_parallelism_threads)
@@ -81,8 +82,13 @@ class Session:
         if options is not None and options.trace_level > 0:
             run_metadata = run_metadata if run_metadata is not None else RunMetadata()
             collector = StepStatsCollector(run_metadata.step_stats)
+        self._wait_for_late_step()
+        timeout_ms = _checked_options(options)
         try:
-            outputs = self._execute(plan, placed_values, collector)
+            if timeout_ms:
+                outputs = self._execute_with_deadline(plan, placed_values, collector, timeout_ms)
+            else:
+                outputs = self._execute(plan, placed_values, collector)
         except errors.ResourceExhaustedError as error:
             placed_values = None  # a kept error must not pin the feeds' device copies (nor the step's buffers)
             kernel_errors.drop_refused_buffers(error)
@@ -147,6 +153,35 @@ class Session:
             self._plans[key] = plan
         return plan
 
+    def _execute_with_deadline(self, plan, feed_values, collector, timeout_ms):
+        """The step in a helper thread; DeadlineExceededError if it has not finished after `timeout_ms`."""
+        outcome, done = {}, threading.Event()
+
+        def step():
+            try:
+                outcome["values"] = self._execute(plan, feed_values, collector)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                outcome["error"] = exc
+            finally:
+                done.set()
+
+        thread = threading.Thread(target=step, name="placeflow_session_step", daemon=True)
+        thread.start()
+        if not done.wait(timeout_ms / 1000.0):
+            self._late_step = thread
+            raise errors.DeadlineExceededError(None, None, (
+                f"Timed out waiting for notification\nplaceflow: the step ran longer than timeout_in_ms={timeout_ms}. "
+                "It cannot be cancelled half way: it finishes in the background (its variable writes land then), "
+                "and the next run of this Session waits for it."))
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["values"]
+
+    def _wait_for_late_step(self) -> None:
+        late, self._late_step = self._late_step, None
+        if late is not None:
+            late.join()
+
     def _execute(self, plan, feed_values, collector):
         configured = self._config.inter_op_parallelism_threads or self._ctx.threads("inter")
         if not plan.parallel or configured < 0:
@@ -158,6 +193,22 @@ class Session:
         intra = self._config.intra_op_parallelism_threads or self._ctx.threads("intra")
         with intra_op.limited_for(plan.width, intra):
             return executor.run(plan, feed_values, pools, collector, lanes.worker_budget(configured))
+
+
+def _checked_options(options) -> int:
+    """The step's timeout in ms (0: none); RunOptions fields placeflow does not implement are refused."""
+    if options is None:
+        return 0
+    if options.inter_op_thread_pool:
+        raise NotImplementedError("RunOptions(inter_op_thread_pool=...) is not implemented: placeflow Sessions have "
+                                  "one inter-op pool (set its size with ConfigProto(inter_op_parallelism_threads=)).")
+    if options.output_partition_graphs:
+        raise NotImplementedError("RunOptions(output_partition_graphs=True) is not implemented in placeflow: "
+                                  "use placeflow.experimental.placement_report() or the step stats (trace_level) instead.")
+    timeout = options.timeout_in_ms
+    if isinstance(timeout, bool) or not isinstance(timeout, int) or timeout < 0:
+        raise ValueError(f"RunOptions timeout_in_ms must be a non-negative int (0: no timeout), got {timeout!r}.")
+    return timeout
 
 
 class InteractiveSession(Session):

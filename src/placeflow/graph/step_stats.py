@@ -9,12 +9,14 @@ import time
 class NodeExecStats:
     """One node's execution: name, op, thread, start and end (µs since the epoch), output bytes."""
 
-    __slots__ = ("node_name", "op", "device", "thread_id", "all_start_micros", "all_end_rel_micros", "output_bytes")
+    __slots__ = ("node_name", "op", "device", "thread_id", "all_start_micros", "all_end_rel_micros", "output_bytes",
+                 "inputs")
 
-    def __init__(self, node_name, op, device, thread_id, start_micros, duration_micros, output_bytes):
+    def __init__(self, node_name, op, device, thread_id, start_micros, duration_micros, output_bytes, inputs=()):
         self.node_name, self.op, self.device, self.thread_id = node_name, op, device, thread_id
         self.all_start_micros, self.all_end_rel_micros = start_micros, duration_micros
         self.output_bytes = output_bytes
+        self.inputs = tuple(inputs)  # the names of the nodes whose outputs this one read
 
     @classmethod
     def of(cls, node, thread, start_ns, end_ns, output):
@@ -22,7 +24,8 @@ class NodeExecStats:
         outputs = output if isinstance(output, (tuple, list)) else (output,)
         nbytes = [int(getattr(o, "nbytes", 0)) for o in outputs if o is not None]
         start_us = (start_ns + _WALL_OFFSET_NS) / 1000.0
-        return cls(node.name, node.type, node.device.name, thread, start_us, (end_ns - start_ns) / 1000.0, nbytes)
+        return cls(node.name, node.type, node.device.name, thread, start_us, (end_ns - start_ns) / 1000.0, nbytes,
+                   getattr(node, "input_names", ()))
 
     @property
     def all_end_micros(self) -> float:
