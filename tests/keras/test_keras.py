@@ -143,7 +143,7 @@ def test_weights_round_trip_and_teaching_errors():
         model.fit(np.zeros((3, 4)), np.zeros(2), verbose=0)
 
 
-def test_progress_output(capsys):
+def test_progress_output(capsys, monkeypatch):
     x, y = regression_data(32)
     model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
     model.compile(optimizer="sgd", loss="mse")
@@ -153,10 +153,11 @@ def test_progress_output(capsys):
     assert lines[2] == "Epoch 2/2"
     model.fit(x, y, batch_size=8, epochs=1, verbose=0)
     assert capsys.readouterr().out == ""
-    pytest.importorskip("tqdm")
+    import sys
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)  # a terminal: the live bar (tqdm)
     model.fit(x, y, batch_size=8, epochs=1, verbose=1)
     out = capsys.readouterr().out
-    assert out.startswith("Epoch 1/1") and "4/4 [" in out and "loss: " in out
+    assert out.startswith("Epoch 1/1") and "4/4 [" in out and "loss: " in out and "\r" in out
 
 
 def test_sequential_builds_lazily_and_summarizes(capsys):

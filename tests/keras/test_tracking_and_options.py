@@ -119,3 +119,10 @@ def test_clip_ops_match_tensorflow_formulas():
     assert clipped[1] is None and float(norm) == 5.0
     assert np.isnan(tf.clip_by_global_norm([tf.constant([float("inf")])], 1.0)[0][0].numpy()).all()
     assert tf.clip_by_norm(tf.zeros([2]), 1.0).numpy().tolist() == [0.0, 0.0]
+
+
+def test_fit_progress_writes_no_carriage_returns_when_stdout_is_not_a_terminal(capsys):
+    _model().fit(X, Y, batch_size=1, epochs=2, verbose=1)
+    out = capsys.readouterr().out
+    assert "\r" not in out
+    assert out.count("Epoch 1/2") == 1 and len([line for line in out.splitlines() if "loss:" in line]) == 2

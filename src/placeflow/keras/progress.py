@@ -1,7 +1,8 @@
 """Progress output of fit/evaluate/predict: a tqdm bar per epoch (the `keras` extra), else Keras-style lines.
 
 verbose=1: a live bar with the running loss and metrics ('auto' means 1); verbose=2: one line per
-epoch; verbose=0: silent. Without tqdm installed, verbose=1 prints the one-line-per-epoch form.
+epoch; verbose=0: silent. Without tqdm installed, or when stdout is not a terminal, verbose=1 prints
+the one-line-per-epoch form (no '\r' redraws in logs).
 """
 
 from __future__ import annotations
@@ -20,6 +21,13 @@ def has_tqdm() -> bool:
     return _tqdm is not None
 
 
+def _interactive() -> bool:
+    """Whether stdout is a terminal: only there does a live bar redraw itself (with '\\r'); in a log file or a
+    pipe each epoch is one line, as Keras does."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    return bool(isatty and isatty())
+
+
 def _format(values: dict) -> str:
     return " - ".join(f"{name}: {value:.4f}" for name, value in values.items())
 
@@ -35,7 +43,7 @@ class EpochProgress:
         self._bar = None
         if self.verbose >= 1 and epochs:
             print(f"Epoch {epoch}/{epochs}", file=sys.stdout, flush=True)
-        if self.verbose == 1 and _tqdm is not None:
+        if self.verbose == 1 and _tqdm is not None and _interactive():
             self._bar = _tqdm(total=total, unit="step", file=sys.stdout, leave=True, dynamic_ncols=True,
                               mininterval=0.2, bar_format="{n_fmt}/{total_fmt} [{bar:30}] - {elapsed} {postfix}")
 
