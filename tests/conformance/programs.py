@@ -305,3 +305,66 @@ def case_trainable_setter_reaches_variables_and_back(tf, env):
     frozen = [layer.kernel.trainable, len(layer.trainable_weights), len(layer.non_trainable_weights)]
     layer.trainable = True
     return {"frozen": frozen, "thawed": [layer.kernel.trainable, len(layer.trainable_weights)]}
+
+
+# -- items 1, 3, 8, 10: values and error classes recorded from TensorFlow ------------------------------
+def case_accuracy_inside_a_function_compares_elementwise(tf, env):
+    @tf.function
+    def accuracy(logits, labels):
+        return tf.reduce_mean(tf.cast(tf.argmax(logits, 1) == labels, tf.float32))
+
+    @tf.function
+    def mask(x):
+        return tf.where(x == 2, 1.0, 0.0)
+
+    logits = tf.constant([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]])
+    return {"accuracy": round(float(accuracy(logits, tf.constant([1, 0, 0], dtype=tf.int64))), 5),
+            "mask": _rounded(mask(tf.constant([1, 2, 3])).numpy())}
+
+
+def case_replica_ids_in_a_function_run_by_the_strategy(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+
+    @tf.function
+    def replica_value():
+        return tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32) + 1.0
+
+    return [float(v.numpy()) for v in strategy.run(replica_value).values]
+
+
+def case_numpy_returns_an_array_the_caller_owns(tf, env):
+    c, v = tf.constant([1.0, 2.0]), tf.Variable([1.0, 2.0])
+    a, b = c.numpy(), v.numpy()
+    a[0], b[0] = 9.0, 9.0
+    return {"constant": _rounded(c.numpy()), "variable": _rounded(v.numpy())}
+
+
+def _error_case(expression):
+    """A case whose outcome is the error class TF raises (or, where TF computes a value, that value)."""
+    def case(tf, env):
+        return np.asarray(expression(tf).numpy()).tolist()
+    return case
+
+
+for _name, _expression in {
+    "add_none": lambda tf: tf.add(tf.constant([1.0]), None),
+    "constant_object": lambda tf: tf.constant(object()),
+    "constant_none": lambda tf: tf.constant(None),
+    "constant_int32_overflow": lambda tf: tf.constant(2**40, dtype=tf.int32),
+    "constant_uint8_negative": lambda tf: tf.constant(-1, dtype=tf.uint8),
+    "zeros_fractional_shape": lambda tf: tf.zeros([1.5]),
+    "cast_to_string": lambda tf: tf.cast(tf.constant([1.0]), tf.string),
+    "one_hot_negative_depth": lambda tf: tf.one_hot([0, 1], -1),
+    "tile_too_many_multiples": lambda tf: tf.tile(tf.constant([1, 2]), [2, 2]),
+    "matmul_of_vectors": lambda tf: tf.matmul(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])),
+    "integer_floordiv_by_zero": lambda tf: tf.math.floordiv(tf.constant([4]), tf.constant([0])),
+    "integer_floormod_by_zero": lambda tf: tf.math.floormod(tf.constant([4]), tf.constant([0])),
+    "range_in_the_wrong_direction": lambda tf: tf.range(10, 0, 1),
+}.items():
+    globals()[f"case_error_{_name}"] = _error_case(_expression)
+
+
+def case_reductions_of_empty_tensors(tf, env):
+    empty = tf.zeros([0])
+    return {"max": float(tf.reduce_max(empty).numpy()), "min": float(tf.reduce_min(empty).numpy()),
+            "int_max": int(tf.reduce_max(tf.zeros([0], tf.int32)).numpy())}
