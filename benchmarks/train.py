@@ -116,7 +116,7 @@ def step_fn(tf, strategy, batch: int, sync):
 
     def step():
         with strategy.scope():
-            out = train(inputs[0], inputs[1], float(batch))
+            out = train(inputs[0], inputs[1], None, float(batch))  # no sample weights
         sync(out)
     return step, model
 
