@@ -126,3 +126,55 @@ def test_fit_progress_writes_no_carriage_returns_when_stdout_is_not_a_terminal(c
     out = capsys.readouterr().out
     assert "\r" not in out
     assert out.count("Epoch 1/2") == 1 and len([line for line in out.splitlines() if "loss:" in line]) == 2
+
+
+def test_a_frozen_sublayer_trains_none_of_its_variables_even_plain_ones():
+    class WithPlainVariable(tf.keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.scale = tf.Variable(2.0)
+
+        def call(self, x):
+            return x * self.scale
+
+    class Outer(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.inner, self.head = WithPlainVariable(), tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.head(self.inner(x))
+
+    model = Outer()
+    model(X)
+    assert len(model.trainable_weights) == 3
+    model.inner.trainable = False
+    assert len(model.trainable_weights) == 2 and all(w is not model.inner.scale for w in model.trainable_weights)
+    assert len(model.non_trainable_weights) == 1 and len(model.weights) == 3
+
+
+def test_evaluate_and_predict_honour_verbose(capsys):
+    model = _model()
+    model.evaluate(X, Y, batch_size=2, verbose=0)
+    model.predict(X, batch_size=2, verbose=0)
+    assert capsys.readouterr().out == ""
+    model.evaluate(X, Y, batch_size=2)
+    model.predict(X, batch_size=2, verbose=2)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("2/2 - ") and "loss: " in lines[0]
+    assert lines[1].startswith("2/2 - ") and lines[1].endswith("ms/step")
+
+
+def test_subclassed_model_with_float64_arrays_builds_in_float32():
+    class Net(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(tf.cast(x, tf.float32))
+
+    model = Net()
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    model.fit(X.astype(np.float64), Y, batch_size=2, epochs=1, verbose=0)
+    assert model.dense.kernel.dtype == tf.float32 and len(model.trainable_weights) == 2

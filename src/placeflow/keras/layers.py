@@ -86,19 +86,21 @@ class Layer:
     def weights(self) -> list:
         """Every weight: this layer's own (creation order), then each sublayer's, each once."""
         out, seen = [], set()
-        self._collect_weights(out, seen, {id(self)})
+        self._collect_weights(out, seen, {id(self)}, trainable_only=False)
         return out
 
-    def _collect_weights(self, out, seen, visiting) -> None:
+    def _collect_weights(self, out, seen, visiting, trainable_only) -> None:
+        if trainable_only and not self._trainable:  # a frozen layer trains none of its (or its sublayers') weights
+            return
         own = [variable for variable, _ in self._weights] + tracked_leaves(self, _is_variable, sort=False)
         for variable in own:
-            if id(variable) not in seen:
+            if id(variable) not in seen and (variable.trainable or not trainable_only):
                 seen.add(id(variable))
                 out.append(variable)
         for layer in self._sublayers():
             if id(layer) not in visiting:
                 visiting.add(id(layer))
-                layer._collect_weights(out, seen, visiting)
+                layer._collect_weights(out, seen, visiting, trainable_only)
 
     def _sublayers(self) -> list:
         """The layers assigned to this layer's attributes (directly or in containers), in assignment order."""
@@ -106,13 +108,16 @@ class Layer:
 
     @property
     def trainable_weights(self) -> list:
-        """Weights optimizers update (none while the layer is frozen)."""
-        return [w for w in self.weights if w.trainable] if self._trainable else []
+        """Weights optimizers update: trainable ones of layers that are not frozen (none while this one is)."""
+        out: list = []
+        self._collect_weights(out, set(), {id(self)}, trainable_only=True)
+        return out
 
     @property
     def non_trainable_weights(self) -> list:
         """Weights optimizers leave alone (all of them while the layer is frozen)."""
-        return [w for w in self.weights if not w.trainable] if self._trainable else self.weights
+        trainable = {id(w) for w in self.trainable_weights}
+        return [w for w in self.weights if id(w) not in trainable]
 
     @property
     def variables(self) -> list:

@@ -220,7 +220,7 @@ class Model(Layer):
                 logs = self._run_epoch(train, source, steps_per_epoch, progress, callbacks, "train")
                 if validation_data is not None and _validates(epoch, validation_freq):
                     val = self._evaluate(validation_data, validation_batch_size or batch_size, validation_steps,
-                                         callbacks)
+                                         callbacks, verbose=0)
                     logs.update({f"val_{k}": v for k, v in val.items()})
                 progress.close(logs)
                 callbacks.on_epoch_end(epoch, logs)
@@ -236,7 +236,7 @@ class Model(Layer):
         data = x if y is None and sample_weight is None else (x, y, sample_weight)
         callbacks = CallbackList(callbacks, self, {"steps": steps, "verbose": verbose})
         with self._distribute_strategy.scope():
-            logs = self._evaluate(data, batch_size, steps, callbacks)
+            logs = self._evaluate(data, batch_size, steps, callbacks, verbose)
         if return_dict:
             return logs
         values = list(logs.values())
@@ -246,6 +246,7 @@ class Model(Layer):
         """Model outputs for `x` (arrays or a Dataset of batches), as one NumPy array."""
         source = batches_of(x, None, batch_size, False)
         callbacks = CallbackList(callbacks, self, {"steps": steps, "verbose": verbose})
+        progress = EpochProgress(0, None, steps or _length(source), 2 if verbose in (1, "auto") else verbose)
         outputs = []
         with self._distribute_strategy.scope():
             self._build_for(source)
@@ -258,18 +259,23 @@ class Model(Layer):
                 inputs = batch[0] if isinstance(batch, tuple) else batch
                 parts = [part.numpy() for part in local_results(predict(inputs))]
                 outputs.extend(parts)
+                progress.update({})
                 callbacks.on_predict_batch_end(index, {"outputs": np.concatenate(parts, axis=0)})
             callbacks.on_predict_end()
+        progress.close({})
         return np.concatenate(outputs, axis=0)
 
-    def _evaluate(self, data, batch_size, steps, callbacks) -> dict:
+    def _evaluate(self, data, batch_size, steps, callbacks, verbose=0) -> dict:
+        """The averages over `data`; `verbose` prints them as one line (fit's validation passes 0)."""
         if isinstance(data, tuple) and len(data) in (2, 3):
             source = batches_of(data[0], data[1], batch_size, False, None, *data[2:])
         else:
             source = batches_of(data, None, batch_size, False)
         self._build_for(source)
         callbacks.on_test_begin()
-        logs = self._run_epoch(self._function("test"), source, steps, None, callbacks, "test")
+        progress = EpochProgress(0, None, steps or _length(source), 2 if verbose in (1, "auto") else verbose)
+        logs = self._run_epoch(self._function("test"), source, steps, progress, callbacks, "test")
+        progress.close(logs)
         callbacks.on_test_end(logs)
         return logs
 
@@ -301,9 +307,10 @@ class Model(Layer):
             return
         first = next(iter(source._make_iterator()))
         x = first[0] if isinstance(first, tuple) else first
-        if self._is_subclassed():
+        if self._is_subclassed():  # integer inputs (ids) keep their dtype; floating ones take the model's
+            dtype = x.dtype if np.dtype(getattr(x.dtype, "numpy_dtype", x.dtype)).kind in "iub" else self.dtype
             with self._distribute_strategy.scope():
-                self._build_by_calling((None, *np.shape(x)[1:]), x.dtype)
+                self._build_by_calling((None, *np.shape(x)[1:]), dtype)
             self.input_shape, self.built = (None, *np.shape(x)[1:]), True
         else:
             self.build((None, *np.shape(x)[1:]))

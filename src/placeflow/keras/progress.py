@@ -63,5 +63,6 @@ class EpochProgress:
             self._bar.set_postfix_str(_format(values), refresh=True)
             self._bar.close()
         elif self.verbose >= 1:
-            print(f"{self.steps}/{self.total or self.steps} - {elapsed:.0f}s {per_step * 1000:.0f}ms/step - "
-                  f"{_format(values)}", file=sys.stdout, flush=True)
+            suffix = f" - {_format(values)}" if values else ""
+            print(f"{self.steps}/{self.total or self.steps} - {elapsed:.0f}s {per_step * 1000:.0f}ms/step{suffix}",
+                  file=sys.stdout, flush=True)
