@@ -368,3 +368,81 @@ def case_reductions_of_empty_tensors(tf, env):
     empty = tf.zeros([0])
     return {"max": float(tf.reduce_max(empty).numpy()), "min": float(tf.reduce_min(empty).numpy()),
             "int_max": int(tf.reduce_max(tf.zeros([0], tf.int32)).numpy())}
+
+
+# -- issue 16: new ops, forward values (float32 rounded to 5 digits) and error classes ---------------------
+def _value_case(expression):
+    """A case whose outcome is the value `expression(tf)` computes (rounded), or the error class it raises."""
+    def case(tf, env):
+        value = np.asarray(expression(tf).numpy())
+        return _rounded(value) if value.dtype.kind == "f" else value.tolist()
+    return case
+
+
+_V = [[-2.5, -0.5, 0.0], [0.5, 1.5, 7.25]]
+for _name, _expression in {
+    "floor": lambda tf: tf.math.floor(tf.constant(_V)),
+    "ceil": lambda tf: tf.math.ceil(tf.constant(_V)),
+    "round_half_to_even": lambda tf: tf.math.round(tf.constant(_V)),
+    "round_int": lambda tf: tf.math.round(tf.constant([1, -2])),
+    "log1p": lambda tf: tf.math.log1p(tf.constant([0.0, 1e-8, 1.5])),
+    "expm1": lambda tf: tf.math.expm1(tf.constant([0.0, 1e-8, -1.5])),
+    "is_nan": lambda tf: tf.math.is_nan(tf.constant([1.0, float("nan"), float("inf")])),
+    "is_inf": lambda tf: tf.math.is_inf(tf.constant([1.0, float("nan"), -float("inf")])),
+    "is_finite": lambda tf: tf.math.is_finite(tf.constant([1.0, float("nan"), float("inf")])),
+    "is_nan_of_int": lambda tf: tf.math.is_nan(tf.constant([1, 2])),
+    "cumsum": lambda tf: tf.math.cumsum(tf.constant(_V), axis=1),
+    "cumsum_exclusive_reverse": lambda tf: tf.math.cumsum(tf.constant(_V), axis=0, exclusive=True, reverse=True),
+    "cumsum_int": lambda tf: tf.cumsum(tf.constant([1, 2, 3, 4])),
+    "cumprod": lambda tf: tf.math.cumprod(tf.constant(_V), axis=1, exclusive=True),
+    "cumsum_bad_axis": lambda tf: tf.math.cumsum(tf.constant([1.0, 2.0]), axis=3),
+    "reduce_all": lambda tf: tf.reduce_all(tf.constant([[True, False], [True, True]]), axis=1),
+    "reduce_any": lambda tf: tf.reduce_any(tf.constant([[False, False], [True, False]]), axis=0),
+    "reduce_any_of_floats": lambda tf: tf.reduce_any(tf.constant([1.0])),
+    "reduce_logsumexp": lambda tf: tf.reduce_logsumexp(tf.constant(_V), axis=1),
+    "reduce_logsumexp_keepdims": lambda tf: tf.reduce_logsumexp(tf.constant([[1000.0, 1000.0]]), keepdims=True),
+    "reduce_logsumexp_all_minus_inf": lambda tf: tf.reduce_logsumexp(tf.constant([-float("inf")] * 2)),
+    "reduce_variance": lambda tf: tf.math.reduce_variance(tf.constant(_V), axis=0),
+    "reduce_std": lambda tf: tf.math.reduce_std(tf.constant(_V)),
+    "reduce_variance_of_int": lambda tf: tf.math.reduce_variance(tf.constant([1, 2])),
+    "count_nonzero": lambda tf: tf.math.count_nonzero(tf.constant(_V), axis=1),
+    "count_nonzero_bool": lambda tf: tf.math.count_nonzero(tf.constant([True, False, True])),
+    "relu6": lambda tf: tf.nn.relu6(tf.constant([-1.0, 3.0, 7.5])),
+    "leaky_relu": lambda tf: tf.nn.leaky_relu(tf.constant([-1.0, 3.0]), alpha=0.1),
+    "leaky_relu_default": lambda tf: tf.nn.leaky_relu(tf.constant([-1.0, 3.0])),
+    "elu": lambda tf: tf.nn.elu(tf.constant([-1.0, 0.0, 2.0])),
+    "selu": lambda tf: tf.nn.selu(tf.constant([-1.0, 0.0, 2.0])),
+    "softplus": lambda tf: tf.nn.softplus(tf.constant([-30.0, 0.0, 2.0, 30.0])),
+    "l2_normalize": lambda tf: tf.math.l2_normalize(tf.constant([[3.0, 4.0], [0.0, 0.0]]), axis=1),
+    "sigmoid_cross_entropy": lambda tf: tf.nn.sigmoid_cross_entropy_with_logits(
+        labels=tf.constant([0.0, 1.0, 0.5]), logits=tf.constant([-2.0, 3.0, 0.0])),
+    "sigmoid_cross_entropy_shapes": lambda tf: tf.nn.sigmoid_cross_entropy_with_logits(
+        labels=tf.constant([0.0, 1.0]), logits=tf.constant([-2.0, 3.0, 0.0])),
+    "moments_mean": lambda tf: tf.nn.moments(tf.constant(_V), axes=[0])[0],
+    "moments_variance": lambda tf: tf.nn.moments(tf.constant(_V), axes=[0, 1])[1],
+    "stop_gradient_value": lambda tf: tf.stop_gradient(tf.constant([1.0, 2.0])),
+}.items():
+    globals()[f"case_op_{_name}"] = _value_case(_expression)
+
+
+def case_stop_gradient_blocks_the_tape(tf, env):
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x * tf.stop_gradient(x * 3.0))
+    return _rounded(tape.gradient(y, x).numpy())
+
+
+def case_gradients_of_new_activations(tf, env):
+    x = tf.constant([-1.5, -0.25, 0.5, 6.5])
+    out = {}
+    for name, fn in (("relu6", tf.nn.relu6), ("leaky_relu", tf.nn.leaky_relu), ("elu", tf.nn.elu),
+                     ("selu", tf.nn.selu), ("softplus", tf.nn.softplus),
+                     ("cumsum", lambda v: tf.math.cumsum(v) * tf.constant([1.0, 2.0, 3.0, 4.0])),
+                     ("logsumexp", lambda v: tf.reduce_logsumexp(v)),
+                     ("std", lambda v: tf.math.reduce_std(v))):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(fn(x))
+        out[name] = _rounded(tape.gradient(y, x).numpy())
+    return out

@@ -83,6 +83,15 @@ CASES = {
     "SparseSoftmaxCrossEntropyWithLogits": (
         lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(tf.constant([2, 0, 1]), x) * tf.constant(
             [1.0, 2.0, 3.0], dtype=tf.float64), [signed(3, 4)]),
+    "Log1p": (lambda x: tf.math.log1p(x), [positive(4)]),
+    "Expm1": (lambda x: tf.math.expm1(x), [signed(4)]),
+    "Cumsum": (lambda x: tf.math.cumsum(x, axis=1, exclusive=True) * tf.constant(W32), [signed(3, 2)]),
+    "Cumprod": (lambda x: tf.math.cumprod(x, axis=0, reverse=True) * tf.constant(W32), [positive(3, 2)]),
+    "Relu6": (lambda x: tf.nn.relu6(x), [np.array([-1.0, 0.5, 3.0, 6.5, 7.0])]),
+    "LeakyRelu": (lambda x: tf.nn.leaky_relu(x, alpha=0.3), [signed(2, 3)]),
+    "Elu": (lambda x: tf.nn.elu(x), [signed(2, 3)]),
+    "Selu": (lambda x: tf.nn.selu(x), [signed(2, 3)]),
+    "Softplus": (lambda x: tf.nn.softplus(x), [signed(2, 3)]),
     "SoftmaxCrossEntropyWithLogits": (
         lambda x, y: tf.nn.softmax_cross_entropy_with_logits(y, x), [signed(2, 3), LABELS]),
 }

@@ -1,9 +1,10 @@
 """placeflow.math: TensorFlow's math namespace."""
 
 from .math_ops import (  # noqa: F401
-    abs, add, add_n, argmax, argmin, divide, equal, exp, floordiv, floormod, greater, greater_equal, less,
-    less_equal, log, logical_and, logical_not, logical_or, maximum, minimum, multiply, negative, not_equal, pow,
-    reciprocal, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, rsqrt, sigmoid, sign, sqrt, square,
-    squared_difference, subtract, tanh,
+    abs, add, add_n, argmax, argmin, ceil, count_nonzero, cumprod, cumsum, divide, equal, exp, expm1, floor,
+    floordiv, floormod, greater, greater_equal, is_finite, is_inf, is_nan, less, less_equal, log, log1p, logical_and,
+    logical_not, logical_or, maximum, minimum, multiply, negative, not_equal, pow, reciprocal, reduce_all, reduce_any,
+    reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance,
+    round, rsqrt, sigmoid, sign, sqrt, square, squared_difference, subtract, tanh,
 )
-from .nn import log_softmax, softmax  # noqa: F401
+from .nn import elu, l2_normalize, log_softmax, selu, softmax, softplus  # noqa: F401

@@ -281,3 +281,114 @@ def where(condition, x=None, y=None, name=None):
 
 def _tensor(value):
     return value if value.__class__ is EagerTensor else convert_to_tensor(value)
+
+
+# -- more elementwise maths, cumulative ops, boolean and statistical reductions ---------------------------
+
+def floor(x, name=None):
+    """Largest integer not greater than x, elementwise (Floor)."""
+    return _unary("Floor", x, name)
+
+
+def ceil(x, name=None):
+    """Smallest integer not less than x, elementwise (Ceil)."""
+    return _unary("Ceil", x, name)
+
+
+def round(x, name=None):  # noqa: A001 - TensorFlow's public name
+    """x rounded to the nearest integer, halves to even (Round)."""
+    return _unary("Round", x, name)
+
+
+def log1p(x, name=None):
+    """log(1 + x), accurate for small x (Log1p)."""
+    return _unary("Log1p", x, name)
+
+
+def expm1(x, name=None):
+    """exp(x) - 1, accurate for small x (Expm1)."""
+    return _unary("Expm1", x, name)
+
+
+def is_nan(x, name=None):
+    """Whether each element is NaN (IsNan)."""
+    return _unary("IsNan", x, name)
+
+
+def is_inf(x, name=None):
+    """Whether each element is +-inf (IsInf)."""
+    return _unary("IsInf", x, name)
+
+
+def is_finite(x, name=None):
+    """Whether each element is finite (IsFinite)."""
+    return _unary("IsFinite", x, name)
+
+
+def stop_gradient(input, name=None):  # noqa: A002 - TensorFlow's public name
+    """`input` unchanged, with no gradient flowing through it (StopGradient)."""
+    return _unary("StopGradient", input, name)
+
+
+def _cumulative(op, x, axis, exclusive, reverse, name):
+    x = convert_to_tensor(x)
+    attrs = {"axis": int(axis), "exclusive": bool(exclusive), "reverse": bool(reverse)}
+    return execute(op, (x,), x.dtype, attrs, name=name)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Running sums along `axis` (exclusive: starting from 0; reverse: from the end) (Cumsum)."""
+    return _cumulative("Cumsum", x, axis, exclusive, reverse, name)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Running products along `axis` (exclusive: starting from 1; reverse: from the end) (Cumprod)."""
+    return _cumulative("Cumprod", x, axis, exclusive, reverse, name)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical and over `axis` of a bool tensor (All)."""
+    return _reduce("All", input_tensor, axis, keepdims, name)
+
+
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical or over `axis` of a bool tensor (Any)."""
+    return _reduce("Any", input_tensor, axis, keepdims, name)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) over `axis`, computed stably (the maximum is taken out first, as in TensorFlow)."""
+    x = convert_to_tensor(input_tensor)
+    from .array_ops import zeros_like
+    peak = stop_gradient(reduce_max(x, axis=axis, keepdims=True))
+    peak = where(is_finite(peak), peak, zeros_like(peak))  # all -inf: log(0) = -inf, not NaN
+    total = log(reduce_sum(exp(x - peak), axis=axis, keepdims=True)) + peak
+    return total if keepdims else _squeeze_axes(total, axis, len(x.shape))
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean squared deviation from the mean over `axis`."""
+    x = convert_to_tensor(input_tensor)
+    if not x.dtype.is_floating:
+        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype.name}.")
+    centered = x - reduce_mean(x, axis=axis, keepdims=True)
+    return reduce_mean(square(centered), axis=axis, keepdims=keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """Standard deviation over `axis`: sqrt(reduce_variance)."""
+    return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
+
+
+def count_nonzero(input, axis=None, keepdims=False, dtype=dtypes.int64, name=None):  # noqa: A002
+    """How many elements along `axis` are not zero (False, '' for strings), as `dtype`."""
+    x = convert_to_tensor(input)
+    zero = False if x.dtype == dtypes.bool else 0
+    return reduce_sum(cast(not_equal(x, zero), dtype), axis=axis, keepdims=keepdims)
+
+
+def _squeeze_axes(x, axis, rank: int):
+    from .array_ops import reshape
+    keep = set(range(rank)) if axis is None else {a % rank for a in ([axis] if isinstance(axis, int) else axis)}
+    shape = [d for i, d in enumerate(x.shape) if i not in keep] if rank else []
+    return reshape(x, [int(d) for d in shape])

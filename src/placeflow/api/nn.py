@@ -61,3 +61,70 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     if int(axis) != -1:  # classes along another axis: move them last, as TensorFlow does
         logits, labels = _classes_last(logits, int(axis)), _classes_last(labels, int(axis))
     return execute("SoftmaxCrossEntropyWithLogits", (logits, labels), logits.dtype, name=name)[0]
+
+
+def _activation(op, features, name, attrs=None):
+    x = convert_to_tensor(features)
+    return execute(op, (x,), x.dtype, attrs, name=name)
+
+
+def relu6(features, name=None):
+    """min(max(features, 0), 6) (Relu6)."""
+    return _activation("Relu6", features, name)
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """features where positive, else alpha * features (LeakyRelu)."""
+    return _activation("LeakyRelu", features, name, {"alpha": float(alpha)})
+
+
+def elu(features, name=None):
+    """features where positive, else exp(features) - 1 (Elu)."""
+    return _activation("Elu", features, name)
+
+
+def selu(features, name=None):
+    """Scaled ELU with TensorFlow's constants (Selu)."""
+    return _activation("Selu", features, name)
+
+
+def softplus(features, name=None):
+    """log(exp(features) + 1), computed stably (Softplus)."""
+    return _activation("Softplus", features, name)
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None):
+    """x / sqrt(max(sum(x ** 2, axis), epsilon))."""
+    from . import math_ops
+    x = convert_to_tensor(x)
+    squares = math_ops.reduce_sum(math_ops.square(x), axis=axis, keepdims=True)
+    return x * math_ops.rsqrt(math_ops.maximum(squares, epsilon))
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """Per-element logistic loss: max(x, 0) - x * z + log(1 + exp(-|x|)) (TensorFlow's stable form)."""
+    from . import math_ops
+    if labels is None or logits is None:
+        raise ValueError("Both labels and logits must be provided.")
+    logits = convert_to_tensor(logits)
+    labels = convert_to_tensor(labels, dtype=logits.dtype)
+    if tuple(labels.shape) != tuple(logits.shape):
+        raise ValueError(f"logits and labels must have the same shape ({tuple(logits.shape)} vs "
+                         f"{tuple(labels.shape)})")
+    relu_logits = math_ops.maximum(logits, 0.0)
+    return relu_logits - logits * labels + math_ops.log1p(math_ops.exp(-math_ops.abs(logits)))
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """(mean, variance) of `x` over `axes`."""
+    from . import math_ops
+    if shift is not None:
+        raise NotImplementedError("moments(shift=...) is not implemented in placeflow (TensorFlow ignores it too "
+                                  "in TF 2); leave it None.")
+    x = convert_to_tensor(x)
+    mean = math_ops.reduce_mean(x, axis=axes, keepdims=True)
+    variance = math_ops.reduce_mean(math_ops.square(x - math_ops.stop_gradient(mean)), axis=axes, keepdims=True)
+    if not keepdims:
+        from .array_ops import squeeze
+        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+    return mean, variance

@@ -113,6 +113,62 @@ _unary("Sqrt", lambda xp, a: xp.sqrt(a), INEXACT, lambda e, g: [g * 0.5 / e.outp
 _unary("Rsqrt", lambda xp, a: 1 / xp.sqrt(a), FLOATS, lambda e, g: [g * -0.5 * e.outputs[0] * e.outputs[0] * e.outputs[0]])
 _unary("Reciprocal", lambda xp, a: 1 / a, INEXACT, lambda e, g: [negative(g) * e.outputs[0] * e.outputs[0]])
 define("Identity", ALL, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP)(lambda xp, a: a)
+define("StopGradient", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, cost=CHEAP)(lambda xp, a: a)
+_unary("Floor", lambda xp, a: xp.floor(a), FLOATS)          # TensorFlow: no gradient for Floor, Ceil, Round
+_unary("Ceil", lambda xp, a: xp.ceil(a), FLOATS)
+_unary("Round", lambda xp, a: xp.round(a), REAL_NUMBERS)   # half to even, as TensorFlow
+_unary("Log1p", lambda xp, a: xp.log1p(a), INEXACT, lambda e, g: [g / (1.0 + e.inputs[0])])
+_unary("Expm1", lambda xp, a: xp.expm1(a), INEXACT, lambda e, g: [g * (e.outputs[0] + 1.0)])
+_unary("IsNan", lambda xp, a: xp.isnan(a), FLOATS, dtype=bool_output)
+_unary("IsInf", lambda xp, a: xp.isinf(a), FLOATS, dtype=bool_output)
+_unary("IsFinite", lambda xp, a: xp.isfinite(a), FLOATS, dtype=bool_output)
+
+
+def _cumulative_axis(a, axis):
+    axis = int(axis)
+    if not -a.ndim <= axis < max(a.ndim, 1):
+        raise InvalidArgumentError(None, None, f"ValueError: axis {axis} is out of range for a tensor of rank "
+                                               f"{a.ndim}; expected an axis in [{-a.ndim}, {a.ndim}).")
+    return axis % max(a.ndim, 1)
+
+
+def _cumulate(xp, a, axis, exclusive, reverse, combine, identity):
+    axis = _cumulative_axis(a, axis)
+    if a.ndim == 0:
+        return a.copy()
+    if reverse:
+        a = xp.flip(a, axis)
+    out = combine(a, axis=axis, dtype=a.dtype)
+    if exclusive:  # shift by one along the axis, the identity first
+        head = tuple(slice(0, 1) if d == axis else slice(None) for d in range(a.ndim))
+        body = tuple(slice(0, -1) if d == axis else slice(None) for d in range(a.ndim))
+        out = xp.concatenate([xp.full_like(out[head], identity), out[body]], axis=axis)
+    return xp.flip(out, axis) if reverse else out
+
+
+def _cumsum_grad(e, g):
+    attrs = e.attrs
+    return [emit("Cumsum", (g,), attrs={"axis": attrs.get("axis", 0), "exclusive": attrs.get("exclusive", False),
+                                       "reverse": not attrs.get("reverse", False)})]
+
+
+def _cumprod_grad(e, g):  # TensorFlow's formula (undefined where an input is 0, as there)
+    attrs = e.attrs
+    x, product = e.inputs[0], e.outputs[0]
+    summed = emit("Cumsum", (product * g,), attrs={"axis": attrs.get("axis", 0),
+                                                   "exclusive": attrs.get("exclusive", False),
+                                                   "reverse": not attrs.get("reverse", False)})
+    return [summed / x]
+
+
+@define("Cumsum", NUMBERS, shape=rules.same, grad=_cumsum_grad)
+def _cumsum(xp, a, axis=0, exclusive=False, reverse=False):
+    return _cumulate(xp, a, axis, exclusive, reverse, xp.cumsum, 0)
+
+
+@define("Cumprod", NUMBERS, shape=rules.same, grad=_cumprod_grad)
+def _cumprod(xp, a, axis=0, exclusive=False, reverse=False):
+    return _cumulate(xp, a, axis, exclusive, reverse, xp.cumprod, 1)
 
 
 # -- n-ary, matmul, cast ---------------------------------------------------------------------------------
@@ -253,6 +309,8 @@ _reduction("Mean", "mean", INEXACT | REAL_NUMBERS, lambda e, g: [_broadcast_back
 _reduction("Max", "max", REAL_NUMBERS, _extremum_grad)
 _reduction("Min", "min", REAL_NUMBERS, _extremum_grad)
 _reduction("Prod", "prod", NUMBERS, _prod_grad)
+_reduction("All", "all", {d.bool}, NOT_DIFFERENTIABLE)
+_reduction("Any", "any", {d.bool}, NOT_DIFFERENTIABLE)
 
 
 def _reduce_grad_grad(e, g):

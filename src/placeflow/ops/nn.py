@@ -3,10 +3,11 @@
 from ..framework import errors
 from . import shape_rules as rules
 from .emit import emit, expand_dims, reduce_sum, zeros_like
-from .registry import FLOATS, define
+from .registry import FLOATS, REAL_NUMBERS, define
 
 
-@define("Relu", FLOATS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[0]))])
+@define("Relu", FLOATS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[0]))],
+        allowed=REAL_NUMBERS)  # TF's op admits integers, but neither device has such a kernel
 def _relu(xp, a):
     return xp.maximum(a, 0).astype(a.dtype, copy=False)
 
@@ -18,6 +19,48 @@ def _sigmoid(xp, a):
 
 define("Tanh", FLOATS, shape=rules.same, grad=lambda e, g: [g * (1.0 - e.outputs[0] * e.outputs[0])])(
     lambda xp, a: xp.tanh(a))
+
+
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def _where_positive(x, yes, no):
+    return emit("SelectV2", (emit("Greater", (x, zeros_like(x))), yes, no))
+
+
+def _relu6_grad(e, g):
+    x, zeros = e.inputs[0], zeros_like(g)
+    inside = emit("LogicalAnd", (emit("Greater", (x, zeros)), emit("Less", (x, zeros + 6.0))))
+    return [emit("SelectV2", (inside, g, zeros))]
+
+
+@define("Relu6", FLOATS, shape=rules.same, grad=_relu6_grad)
+def _relu6(xp, a):
+    return xp.clip(a, 0, 6).astype(a.dtype, copy=False)
+
+
+@define("LeakyRelu", FLOATS, shape=rules.same,
+        grad=lambda e, g: [_where_positive(e.inputs[0], g, g * e.attrs.get("alpha", 0.2))])
+def _leaky_relu(xp, a, alpha=0.2):
+    return xp.where(a > 0, a, a * alpha).astype(a.dtype, copy=False)
+
+
+@define("Elu", FLOATS, shape=rules.same,
+        grad=lambda e, g: [_where_positive(e.inputs[0], g, g * (e.outputs[0] + 1.0))])
+def _elu(xp, a):
+    return xp.where(a > 0, a, xp.expm1(xp.minimum(a, 0))).astype(a.dtype, copy=False)
+
+
+@define("Selu", FLOATS, shape=rules.same,
+        grad=lambda e, g: [_where_positive(e.inputs[0], g * SELU_SCALE, g * (e.outputs[0] + SELU_SCALE * SELU_ALPHA))])
+def _selu(xp, a):
+    negative = SELU_SCALE * SELU_ALPHA * xp.expm1(xp.minimum(a, 0))
+    return xp.where(a > 0, SELU_SCALE * a, negative).astype(a.dtype, copy=False)
+
+
+@define("Softplus", FLOATS, shape=rules.same, grad=lambda e, g: [g * emit("Sigmoid", (e.inputs[0],))])
+def _softplus(xp, a):
+    return (xp.maximum(a, 0) + xp.log1p(xp.exp(-xp.abs(a)))).astype(a.dtype, copy=False)
 
 
 def _softmax_grad(e, g):

@@ -59,18 +59,20 @@ class OpDef:
     foldable: bool = False
     shape_only_inputs: tuple = ()
     cost: str = BY_SIZE
+    allowed: frozenset = frozenset()   # the dtypes the op accepts at all (TF's op def); kernels may cover fewer
 
 
 _OPS: dict = {}     # op name -> OpDef
 
 
 def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=None, foldable=False,
-           shape_only_inputs=(), cost=BY_SIZE, presize=None):
+           shape_only_inputs=(), cost=BY_SIZE, presize=None, allowed=None):
     """Decorator: declare `op` with the decorated kernel body (see OpDef for the rules).
 
     The kernel runs on CPU for `dtypes` and on GPU for `gpu` (default: `dtypes`; () for none);
     `dtype` is the output dtype rule (default: from a `dtype`/`output_type`/`out_type` attribute,
-    else the input's)."""
+    else the input's). `allowed`: the dtypes the op admits at all (default: its kernels'); a dtype outside
+    is InvalidArgumentError, one inside with no kernel NotFoundError, as in TensorFlow."""
     if op in _OPS:
         raise ValueError(f"Op {op!r} is already defined; each op is declared once.")
     if cost not in (CHEAP, HEAVY, BY_SIZE):
@@ -83,8 +85,9 @@ def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=No
         gpu_dtypes = dtypes if gpu is None else gpu
         if gpu_dtypes:
             kernels["GPU"] = Kernel(op, "GPU", frozenset(gpu_dtypes) - {d.string}, fn, presize)
+        admitted = frozenset(allowed) if allowed is not None else frozenset(dtypes) | frozenset(gpu_dtypes or ())
         _OPS[op] = OpDef(op, kernels, shape, dtype or dtype_from_attrs, grad, foldable, tuple(shape_only_inputs),
-                         cost)
+                         cost, admitted)
         return fn
     return decorate
 

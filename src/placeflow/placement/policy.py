@@ -16,7 +16,7 @@ import logging
 
 from ..framework import errors
 from ..framework.device_spec import LOCAL_JOB, DeviceSpec, is_complete_specification
-from ..ops.registry import find_kernel, list_kernels, registered_ops
+from ..ops.registry import find_kernel, list_kernels, op_def, registered_ops
 from ..runtime import registry
 from . import report
 
@@ -43,7 +43,7 @@ def place(ctx, op: str, requested: str | None, dtype, resource_device=None) -> D
     devices = registry.devices(ctx)
     supported = supported_types(op, dtype)
     if not supported:
-        raise _no_kernel_anywhere(op, dtype)
+        raise _not_allowed(op, dtype) or _no_kernel_anywhere(op, dtype)
     if resource_device is not None:
         decision = _on_resource_device(op, dtype, resource_device)
     elif requested:
@@ -145,6 +145,23 @@ def _unknown_device(requested: str) -> UnknownDeviceError:
         f"Error copying tensor to device: {requested}. {requested} unknown device.\n"
         f"placeflow: only this process (/job:{LOCAL_JOB}/replica:0/task:0) has devices; "
         "drop the job, replica and task from the device name (e.g. '/device:GPU:0')."))
+
+
+_TF_TYPE_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
+
+
+def _not_allowed(op: str, dtype):
+    """TensorFlow's InvalidArgumentError for a dtype the op does not admit at all (None when it does)."""
+    definition = op_def(op)
+    if definition is None or dtype is None or dtype in definition.allowed:
+        return None
+    names = sorted(definition.allowed, key=lambda t: t.name)
+    listed = ", ".join(_TF_TYPE_NAMES.get(t.name, t.name) for t in names)
+    enums = ", ".join(f"DT_{_TF_TYPE_NAMES.get(t.name, t.name).upper()}" for t in names)
+    return errors.InvalidArgumentError(None, None, (
+        f"Value for attr 'T' of {_TF_TYPE_NAMES.get(dtype.name, dtype.name)} is not in the list of allowed values: "
+        f"{listed}\n\t; NodeDef: {{{{node {op}}}}}; Op<name={op}; attr=T:type,allowed=[{enums}]> [Op:{op}]\n"
+        f"placeflow: cast the input to one of the allowed types."))
 
 
 def _no_kernel_anywhere(op: str, dtype) -> errors.NotFoundError:
