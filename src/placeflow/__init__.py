@@ -13,6 +13,10 @@ from .api.array_ops import (  # noqa: F401
     strided_slice, tile, transpose, zeros, zeros_like,
 )
 from .eager.convert import constant, convert_to_tensor  # noqa: F401
+from .api.indexing import (  # noqa: F401
+    boolean_mask, broadcast_to, gather, gather_nd, newaxis, pad, rank, reverse, scatter_nd, shape_n, size, slice,
+    tensor_scatter_nd_add, tensor_scatter_nd_update, unstack,
+)
 from .api.clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
 from .api.device import device  # noqa: F401
 from .api.math_ops import (  # noqa: F401

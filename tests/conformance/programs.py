@@ -446,3 +446,52 @@ def case_gradients_of_new_activations(tf, env):
             y = tf.reduce_sum(fn(x))
         out[name] = _rounded(tape.gradient(y, x).numpy())
     return out
+
+
+_P = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+for _name, _expression in {
+    "gather_axis1": lambda tf: tf.gather(tf.constant(_P), [2, 0, 2], axis=1),
+    "gather_scalar_index": lambda tf: tf.gather(tf.constant(_P), 1),
+    "gather_out_of_range": lambda tf: tf.gather(tf.constant(_P), [5]),
+    "gather_float_indices": lambda tf: tf.gather(tf.constant(_P), tf.constant([0.0])),
+    "gather_nd_elements": lambda tf: tf.gather_nd(tf.constant(_P), [[1, 2], [0, 0]]),
+    "gather_nd_rows": lambda tf: tf.gather_nd(tf.constant(_P), [[1]]),
+    "scatter_nd_duplicates_add": lambda tf: tf.scatter_nd([[1], [1], [3]], tf.constant([5.0, 6.0, 1.0]), [4]),
+    "tensor_scatter_nd_update": lambda tf: tf.tensor_scatter_nd_update(tf.constant(_P), [[0, 1], [1, 2]], [9.0, 8.0]),
+    "tensor_scatter_nd_add": lambda tf: tf.tensor_scatter_nd_add(tf.constant(_P), [[0], [0]], [[1.0] * 3] * 2),
+    "boolean_mask": lambda tf: tf.boolean_mask(tf.constant(_P), [False, True]),
+    "boolean_mask_2d": lambda tf: tf.boolean_mask(tf.constant(_P), [[True, False, True], [False, True, False]]),
+    "boolean_mask_axis1": lambda tf: tf.boolean_mask(tf.constant(_P), [True, False, True], axis=1),
+    "reverse": lambda tf: tf.reverse(tf.constant(_P), [0, 1]),
+    "pad_constant": lambda tf: tf.pad(tf.constant(_P), [[1, 0], [0, 2]], constant_values=7.0),
+    "pad_reflect": lambda tf: tf.pad(tf.constant(_P), [[1, 1], [2, 2]], "REFLECT"),
+    "pad_symmetric": lambda tf: tf.pad(tf.constant(_P), [[0, 0], [3, 1]], "SYMMETRIC"),
+    "pad_reflect_too_wide": lambda tf: tf.pad(tf.constant(_P), [[0, 0], [3, 0]], "REFLECT"),
+    "broadcast_to": lambda tf: tf.broadcast_to(tf.constant([1, 2, 3]), [2, 3]),
+    "broadcast_to_incompatible": lambda tf: tf.broadcast_to(tf.constant([1, 2, 3]), [2, 2]),
+    "slice": lambda tf: tf.slice(tf.constant(_P), [0, 1], [-1, 2]),
+    "slice_out_of_bounds": lambda tf: tf.slice(tf.constant(_P), [1, 1], [2, 1]),
+    "unstack_first": lambda tf: tf.unstack(tf.constant(_P), axis=1)[2],
+    "size": lambda tf: tf.size(tf.constant(_P)),
+    "size_int64": lambda tf: tf.size(tf.constant(_P), out_type=tf.int64),
+    "rank": lambda tf: tf.rank(tf.constant(_P)),
+    "newaxis": lambda tf: tf.shape(tf.constant(_P)[:, tf.newaxis, 1:]),
+}.items():
+    globals()[f"case_op_{_name}"] = _value_case(_expression)
+
+
+def case_gradients_through_indexing(tf, env):
+    x = tf.constant(_P)
+    out = {}
+    for name, fn in (("gather", lambda v: tf.gather(v, [2, 2, 0], axis=1) * 2.0),
+                     ("gather_nd", lambda v: tf.gather_nd(v, [[1, 2], [1, 2], [0, 0]])),
+                     ("pad_reflect", lambda v: tf.pad(v, [[1, 1], [1, 1]], "REFLECT") * tf.range(20.0, dtype=tf.float32)[:16][tf.newaxis, :][:, :4]),
+                     ("slice", lambda v: tf.slice(v, [0, 1], [2, 2]) * 3.0),
+                     ("boolean_mask", lambda v: tf.boolean_mask(v, [[True, False, True], [False, True, True]])),
+                     ("reverse", lambda v: tf.reverse(v, [1]) * tf.constant([1.0, 2.0, 3.0])),
+                     ("unstack", lambda v: tf.unstack(v)[1] * tf.constant([1.0, 2.0, 3.0]))):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(fn(x))
+        out[name] = _rounded(tape.gradient(y, x).numpy())
+    return out

@@ -24,6 +24,7 @@ def distinct(*shape):
 
 
 W232, W25, W32, W46 = distinct(3, 2, 2), distinct(2, 5), distinct(3, 2), distinct(4, 6)
+W33, W44 = distinct(3, 3), distinct(4, 4)
 RELU_AT = signed(2, 3)
 LABELS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])  # rows sum to 1, as the fused kernel assumes
 
@@ -92,6 +93,24 @@ CASES = {
     "Elu": (lambda x: tf.nn.elu(x), [signed(2, 3)]),
     "Selu": (lambda x: tf.nn.selu(x), [signed(2, 3)]),
     "Softplus": (lambda x: tf.nn.softplus(x), [signed(2, 3)]),
+    "GatherV2": (lambda x: tf.gather(x, [2, 0, 2], axis=1) * tf.constant(W33), [signed(3, 3)]),
+    "_GatherGrad": (lambda g: execute("_GatherGrad", (g, tf.constant([1, 1, 0]), tf.constant(signed(2, 2))),
+                                      tf.float64, {"axis": 0}) * tf.constant(W32[:2]), [signed(3, 2)]),
+    "GatherNd": (lambda x: tf.gather_nd(x, [[1, 0], [0, 1], [1, 0]]) * tf.constant([1.0, 2.0, 3.0],
+                                                                                 dtype=tf.float64), [signed(2, 2)]),
+    "ScatterNd": (lambda u: tf.scatter_nd([[1], [0], [1]], u, [3]) * tf.constant([1.0, 2.0, 3.0], dtype=tf.float64),
+                  [signed(3)]),
+    "TensorScatterUpdate": (lambda t, u: tf.tensor_scatter_nd_update(t, [[0], [2]], u) * tf.constant(
+        [1.0, 2.0, 3.0], dtype=tf.float64), [signed(3), signed(2)]),
+    "TensorScatterAdd": (lambda t, u: tf.tensor_scatter_nd_add(t, [[0], [0]], u) * tf.constant(
+        [1.0, 2.0, 3.0], dtype=tf.float64), [signed(3), signed(2)]),
+    "ReverseV2": (lambda x: tf.reverse(x, [1]) * tf.constant(W32), [signed(3, 2)]),
+    "PadV2": (lambda x: tf.pad(x, [[1, 0], [0, 2]]) * tf.constant(W44), [signed(3, 2)]),
+    "_PadGrad": (lambda g: execute("_PadGrad", (g,), tf.float64, {"paddings": ((1, 1),), "mode": "REFLECT"})
+                 * tf.constant([1.0, 2.0, 3.0], dtype=tf.float64), [signed(5)]),
+    "BroadcastTo": (lambda x: tf.broadcast_to(x, [3, 2]) * tf.constant(W32), [signed(1, 2)]),
+    "Slice": (lambda x: tf.slice(x, [1, 0], [2, -1]) * tf.constant(W32[:2]), [signed(3, 2)]),
+    "Unpack": (lambda x: tf.unstack(x, axis=1)[1] * tf.constant([1.0, 2.0, 3.0], dtype=tf.float64), [signed(3, 2)]),
     "SoftmaxCrossEntropyWithLogits": (
         lambda x, y: tf.nn.softmax_cross_entropy_with_logits(y, x), [signed(2, 3), LABELS]),
 }

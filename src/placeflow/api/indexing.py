@@ -1,0 +1,165 @@
+"""Gathering, scattering and reshaping by index: gather, gather_nd, scatter_nd, tensor_scatter_nd_*,
+boolean_mask, reverse, pad, broadcast_to, slice, unstack, size, rank, shape_n."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..eager.convert import convert_to_tensor
+from ..eager.execute import execute
+from ..framework import dtypes, errors
+from .array_ops import _ints, reshape, shape
+
+newaxis = None
+
+_INDEX_TYPES = (dtypes.int32, dtypes.int64)
+
+
+def _indices(value, op: str):
+    """`value` as an index tensor (int32 by default); other dtypes are TF's InvalidArgumentError."""
+    tensor = convert_to_tensor(value)
+    if tensor.dtype not in _INDEX_TYPES:
+        name = {"float32": "float", "float64": "double"}.get(tensor.dtype.name, tensor.dtype.name)
+        raise errors.InvalidArgumentError(None, None, (
+            f"Value for attr 'Tindices' of {name} is not in the list of allowed values: int32, int64\n\t; NodeDef: "
+            f"{{{{node {op}}}}} [Op:{op}]\nplaceflow: cast the indices with placeflow.cast(indices, placeflow.int32)."))
+    return tensor
+
+
+def _no_batch_dims(batch_dims) -> None:
+    if batch_dims:
+        raise NotImplementedError(f"batch_dims={batch_dims} is not implemented in placeflow; gather per batch row "
+                                  f"or leave batch_dims=0.")
+
+
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """Slices of `params` at `indices` along `axis` (0 when None) (GatherV2)."""
+    _no_batch_dims(batch_dims)
+    params, indices = convert_to_tensor(params), _indices(indices, "GatherV2")
+    axis = 0 if axis is None else int(axis)
+    rank = len(params.shape)
+    if not -rank <= axis < max(rank, 1):
+        raise ValueError(f"axis {axis} is out of range for params of rank {rank}; expected [-{rank}, {rank}).")
+    return execute("GatherV2", (params, indices), params.dtype, {"axis": axis % max(rank, 1)}, name=name)
+
+
+def gather_nd(params, indices, batch_dims=0, name=None):
+    """The elements (or slices) of `params` named by the last axis of `indices` (GatherNd)."""
+    _no_batch_dims(batch_dims)
+    params, indices = convert_to_tensor(params), _indices(indices, "GatherNd")
+    return execute("GatherNd", (params, indices), params.dtype, name=name)
+
+
+def scatter_nd(indices, updates, shape, name=None):  # noqa: A002 - TensorFlow's parameter name
+    """Zeros of `shape` with `updates` added at `indices` (duplicates add up) (ScatterNd)."""
+    indices, updates = _indices(indices, "ScatterNd"), convert_to_tensor(updates)
+    return execute("ScatterNd", (indices, updates), updates.dtype, {"shape": _ints(shape)}, name=name)
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+    """A copy of `tensor` with the elements at `indices` replaced by `updates` (TensorScatterUpdate)."""
+    tensor = convert_to_tensor(tensor)
+    updates = convert_to_tensor(updates, dtype=tensor.dtype)
+    return execute("TensorScatterUpdate", (tensor, _indices(indices, "TensorScatterUpdate"), updates), tensor.dtype, name=name)
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+    """A copy of `tensor` with `updates` added at `indices` (TensorScatterAdd)."""
+    tensor = convert_to_tensor(tensor)
+    updates = convert_to_tensor(updates, dtype=tensor.dtype)
+    return execute("TensorScatterAdd", (tensor, _indices(indices, "TensorScatterAdd"), updates), tensor.dtype, name=name)
+
+
+def boolean_mask(tensor, mask, axis=None, name=None):
+    """The entries of `tensor` where `mask` (a bool tensor over dimensions axis..axis+k) is True."""
+    from .math_ops import where
+    tensor, mask = convert_to_tensor(tensor), convert_to_tensor(mask)
+    if mask.dtype != dtypes.bool:
+        raise TypeError(f"boolean_mask needs a bool mask, got {mask.dtype.name}.")
+    axis = 0 if axis is None else int(axis)
+    k = len(mask.shape)
+    if k == 0:
+        raise ValueError("mask cannot be scalar.")
+    dims = tuple(tensor.shape)
+    if tuple(dims[axis:axis + k]) != tuple(mask.shape):
+        raise ValueError(f"Shapes {dims[axis:axis + k]} and {tuple(mask.shape)} are incompatible")
+    flat = reshape(tensor, [int(d) for d in dims[:axis]] + [-1] + [int(d) for d in dims[axis + k:]])
+    chosen = reshape(where(reshape(mask, [-1])), [-1])
+    return gather(flat, chosen, axis=axis)
+
+
+def reverse(tensor, axis, name=None):
+    """`tensor` with the order of the `axis` dimensions reversed (ReverseV2)."""
+    tensor = convert_to_tensor(tensor)
+    return execute("ReverseV2", (tensor,), tensor.dtype, {"axis": _ints(axis)}, name=name)
+
+
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """`tensor` padded by `paddings` ([[before, after]] per dimension): CONSTANT, REFLECT or SYMMETRIC."""
+    tensor = convert_to_tensor(tensor)
+    mode = str(mode).upper()
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or "SYMMETRIC". '
+                         f"Received `mode` = {mode}")
+    rows = [_ints(row) for row in (paddings.numpy().tolist() if hasattr(paddings, "numpy") else paddings)]
+    if len(rows) != len(tensor.shape) or any(len(row) != 2 for row in rows):
+        raise ValueError(f"paddings must be a matrix with {len(tensor.shape)} rows and 2 columns, got {rows}")
+    attrs = {"paddings": tuple(rows), "mode": mode}
+    if mode == "CONSTANT":
+        attrs["constant_values"] = _host_scalar(constant_values, tensor.dtype)
+    return execute("PadV2", (tensor,), tensor.dtype, attrs, name=name)
+
+
+def _host_scalar(value, dtype):
+    read = getattr(value, "numpy", None)
+    if read is None and hasattr(value, "dtype") and hasattr(value, "op"):
+        raise NotImplementedError("pad(constant_values=<a traced tensor>) is not implemented in placeflow; pass a "
+                                  "Python number or an eager tensor.")
+    return np.asarray(read() if read is not None else value, dtype=dtype.numpy_dtype)
+
+
+def broadcast_to(input, shape, name=None):  # noqa: A002 - TensorFlow's parameter names
+    """`input` broadcast to `shape` (BroadcastTo)."""
+    tensor = convert_to_tensor(input)
+    return execute("BroadcastTo", (tensor,), tensor.dtype, {"shape": _ints(shape)}, name=name)
+
+
+def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's public name
+    """The block of `input_` starting at `begin` of extent `size` (-1: to the end) (Slice)."""
+    tensor = convert_to_tensor(input_)
+    begin, size = _ints(begin), _ints(size)
+    if len(begin) != len(tensor.shape) or len(size) != len(tensor.shape):
+        raise ValueError(f"begin {list(begin)} and size {list(size)} must each have one entry per dimension of the "
+                         f"input (rank {len(tensor.shape)}).")
+    return execute("Slice", (tensor,), tensor.dtype, {"begin": begin, "size": size}, name=name)
+
+
+def unstack(value, num=None, axis=0, name="unstack"):
+    """The slices of `value` along `axis`, as a list (Unpack)."""
+    tensor = convert_to_tensor(value)
+    rank = len(tensor.shape)
+    if not -rank <= axis < rank:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-rank}, {rank})")
+    count = tensor.shape[axis] if num is None else num
+    if count is None:
+        raise ValueError(f"Cannot infer argument `num` from shape {tuple(tensor.shape)}")
+    outputs = execute("Unpack", (tensor,), tensor.dtype, {"num": int(count), "axis": axis % rank}, name=name)
+    return list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+
+
+def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    """The number of elements of `input` (Size)."""
+    tensor = convert_to_tensor(input)
+    out_type = dtypes.as_dtype(out_type)
+    return execute("Size", (tensor,), out_type, {"out_type": out_type}, name=name)
+
+
+def rank(input, name=None):  # noqa: A002
+    """The number of dimensions of `input` (Rank)."""
+    tensor = convert_to_tensor(input)
+    return execute("Rank", (tensor,), dtypes.int32, name=name)
+
+
+def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    """The shape of each tensor of `input`, as 1-D tensors."""
+    return [shape(x, out_type=out_type) for x in input]
