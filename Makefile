@@ -4,7 +4,9 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.placeflow-installed
 
-.PHONY: demo test bench clean
+TF_VENV ?= /tmp/placeflow-tf-venv
+
+.PHONY: demo test bench clean record-tf
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -20,6 +22,13 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
+
+# Re-record tests/conformance/tf_2_21.json from real TensorFlow, in a scratch venv outside the repo (never part
+# of `make test`; TensorFlow is not a dependency of placeflow).
+record-tf:
+	test -x $(TF_VENV)/bin/python || $(PYTHON) -m venv $(TF_VENV)
+	$(TF_VENV)/bin/python -c "import tensorflow" 2>/dev/null || $(TF_VENV)/bin/pip install --quiet tensorflow-cpu==2.21.0
+	$(TF_VENV)/bin/python tests/conformance/record_tf.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache

@@ -1,8 +1,7 @@
 """Record what TensorFlow 2.21 computes for every case in programs.py into tf_2_21.json.
 
 Run it in a scratch virtual environment that has TensorFlow (never a dependency of placeflow):
-    python3 -m venv /tmp/tfvenv && /tmp/tfvenv/bin/pip install tensorflow-cpu==2.21.0
-    /tmp/tfvenv/bin/python tests/conformance/record_tf.py
+    make record-tf          (creates /tmp/placeflow-tf-venv with tensorflow-cpu==2.21.0 and runs this script)
 """
 
 import json
