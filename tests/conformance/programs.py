@@ -495,3 +495,48 @@ def case_gradients_through_indexing(tf, env):
             y = tf.reduce_sum(fn(x))
         out[name] = _rounded(tape.gradient(y, x).numpy())
     return out
+
+
+_S = [[3.0, 1.0, 2.0, 1.0], [0.0, 5.0, 5.0, -1.0]]
+for _name, _expression in {
+    "top_k_values": lambda tf: tf.math.top_k(tf.constant(_S), 3).values,
+    "top_k_indices_ties": lambda tf: tf.math.top_k(tf.constant(_S), 3).indices,
+    "top_k_too_many": lambda tf: tf.math.top_k(tf.constant(_S), 5).values,
+    "top_k_int": lambda tf: tf.math.top_k(tf.constant([3, 9, -2]), 2).values,
+    "sort_ascending": lambda tf: tf.sort(tf.constant(_S)),
+    "sort_descending_axis0": lambda tf: tf.sort(tf.constant(_S), axis=0, direction="DESCENDING"),
+    "argsort_ascending_ties": lambda tf: tf.argsort(tf.constant(_S)),
+    "argsort_descending": lambda tf: tf.argsort(tf.constant(_S), direction="DESCENDING"),
+    "sort_bad_direction": lambda tf: tf.sort(tf.constant(_S), direction="UP"),
+    "unsorted_segment_sum": lambda tf: tf.math.unsorted_segment_sum(tf.constant(_S), [1, 1], 3),
+    "unsorted_segment_sum_1d": lambda tf: tf.math.unsorted_segment_sum(tf.constant([1, 2, 3, 4]), [0, 2, 0, -1], 3),
+    "unsorted_segment_mean": lambda tf: tf.math.unsorted_segment_mean(tf.constant(_S), [0, 2], 3),
+    "unsorted_segment_max_empty": lambda tf: tf.math.unsorted_segment_max(tf.constant([1.0, 5.0, 2.0]), [0, 0, 2], 3),
+    "unsorted_segment_sum_out_of_range": lambda tf: tf.math.unsorted_segment_sum(tf.constant([1.0, 2.0]), [0, 4], 3),
+    "segment_sum": lambda tf: tf.math.segment_sum(tf.constant([1.0, 2.0, 3.0, 4.0]), [0, 0, 1, 3]),
+    "segment_sum_unsorted": lambda tf: tf.math.segment_sum(tf.constant([1.0, 2.0, 3.0]), [1, 0, 1]),
+    "linspace": lambda tf: tf.linspace(0.0, 1.0, 5),
+    "linspace_one": lambda tf: tf.linspace(2.0, 7.0, 1),
+    "linspace_float64": lambda tf: tf.linspace(tf.constant(-1.0, tf.float64), 1.0, 3),
+    "norm_euclidean": lambda tf: tf.norm(tf.constant(_S)),
+    "norm_axis": lambda tf: tf.norm(tf.constant(_S), axis=1),
+    "norm_ord1_keepdims": lambda tf: tf.norm(tf.constant(_S), ord=1, axis=0, keepdims=True),
+    "norm_inf": lambda tf: tf.norm(tf.constant(_S), ord=np.inf, axis=1),
+    "norm_fro": lambda tf: tf.norm(tf.constant(_S), ord="fro", axis=[0, 1]),
+}.items():
+    globals()[f"case_op_{_name}"] = _value_case(_expression)
+
+
+def case_gradients_through_top_k_and_segments(tf, env):
+    x = tf.constant(_S)
+    out = {}
+    for name, fn in (("top_k", lambda v: tf.math.top_k(v, 2).values * tf.constant([[1.0, 2.0], [3.0, 4.0]])),
+                     ("sort", lambda v: tf.sort(v) * tf.constant([1.0, 2.0, 3.0, 4.0])),
+                     ("segment_sum", lambda v: tf.math.unsorted_segment_sum(v, [1, 1], 2) * 2.0),
+                     ("segment_max", lambda v: tf.math.unsorted_segment_max(tf.transpose(v), [0, 0, 1, 1], 2)),
+                     ("norm", lambda v: tf.norm(v, axis=1))):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(fn(x))
+        out[name] = _rounded(tape.gradient(y, x).numpy())
+    return out

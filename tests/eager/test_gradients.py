@@ -75,6 +75,7 @@ CASES = {
     "ClipByValue": (lambda x: tf.clip_by_value(x, -0.8, 0.8), [np.array([-1.2, -0.5, 0.3, 1.1])]),
     "SelectV2": (lambda x, y: tf.where(tf.constant([True, False, True]), x, y), [signed(3), signed(3)]),
     "StridedSliceGrad": (None, []),
+    "_TopKGrad": (None, []),  # TF has no second-order gradient for top_k either
     "ReluGrad": (lambda g: execute("ReluGrad", (g, tf.constant(RELU_AT)), tf.float64), [signed(2, 3)]),
     "BiasAdd": (lambda x, b: tf.nn.bias_add(x, b) * tf.constant(W32), [signed(3, 2), signed(2)]),
     "_ReduceGrad": (lambda g: execute("_ReduceGrad", (g, tf.constant(signed(2, 3))), tf.float64,
@@ -111,6 +112,11 @@ CASES = {
     "BroadcastTo": (lambda x: tf.broadcast_to(x, [3, 2]) * tf.constant(W32), [signed(1, 2)]),
     "Slice": (lambda x: tf.slice(x, [1, 0], [2, -1]) * tf.constant(W32[:2]), [signed(3, 2)]),
     "Unpack": (lambda x: tf.unstack(x, axis=1)[1] * tf.constant([1.0, 2.0, 3.0], dtype=tf.float64), [signed(3, 2)]),
+    "TopKV2": (lambda x: tf.math.top_k(x, 2).values * tf.constant(W32[:2]), [distinct(2, 4)]),
+    "UnsortedSegmentSum": (lambda x: tf.math.unsorted_segment_sum(x, [2, 0, 2], 3) * tf.constant(W32),
+                           [signed(3, 2)]),
+    "UnsortedSegmentMax": (lambda x: tf.math.unsorted_segment_max(x, [1, 0, 1], 2) * tf.constant(W32[:2]),
+                           [distinct(3, 2)]),
     "SoftmaxCrossEntropyWithLogits": (
         lambda x, y: tf.nn.softmax_cross_entropy_with_logits(y, x), [signed(2, 3), LABELS]),
 }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..eager.execute import execute
 from ..eager.tensor import EagerTensor
 from ..framework import dtypes, errors
@@ -392,3 +394,119 @@ def _squeeze_axes(x, axis, rank: int):
     keep = set(range(rank)) if axis is None else {a % rank for a in ([axis] if isinstance(axis, int) else axis)}
     shape = [d for i, d in enumerate(x.shape) if i not in keep] if rank else []
     return reshape(x, [int(d) for d in shape])
+
+
+# -- top_k, sort, segments, linspace, norm ---------------------------------------------------------------------
+
+def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002 - TensorFlow's names
+    """(values, indices) of the k largest entries along the last axis (TopKV2)."""
+    from collections import namedtuple
+    if not sorted:
+        raise NotImplementedError("top_k(sorted=False) is not implemented in placeflow; the values come sorted.")
+    if dtypes.as_dtype(index_type) != dtypes.int32:
+        raise NotImplementedError("top_k(index_type=...) other than int32 is not implemented in placeflow.")
+    x = convert_to_tensor(input)
+    values, indices = execute("TopKV2", (x,), x.dtype, {"k": int(k), "sorted": True}, name=name)
+    return namedtuple("TopKV2", ["values", "indices"])(values, indices)
+
+
+def _along_last(x, axis, fn):
+    """fn applied along `axis` (moved last and back)."""
+    from .array_ops import transpose
+    rank = len(x.shape)
+    axis = int(axis) % max(rank, 1)
+    if axis == rank - 1:
+        return fn(x)
+    perm = [d for d in range(rank) if d != axis] + [axis]
+    back = [perm.index(d) for d in range(rank)]
+    return transpose(fn(transpose(x, perm)), back)
+
+
+def _check_direction(direction):
+    if direction not in ("ASCENDING", "DESCENDING"):
+        raise ValueError(f"Unknown direction {direction!r}: expected 'ASCENDING' or 'DESCENDING'.")
+
+
+def sort(values, axis=-1, direction="ASCENDING", name=None):
+    """`values` sorted along `axis`."""
+    _check_direction(direction)
+    x = convert_to_tensor(values)
+    if direction == "ASCENDING":
+        return negative(_along_last(negative(x), axis, lambda t: top_k(t, int(t.shape[-1])).values))
+    return _along_last(x, axis, lambda t: top_k(t, int(t.shape[-1])).values)
+
+
+def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
+    """The indices that sort `values` along `axis` (int32); ties keep their order."""
+    _check_direction(direction)
+    x = convert_to_tensor(values)
+    if direction == "ASCENDING":
+        x = negative(x)
+    return _along_last(x, axis, lambda t: top_k(t, int(t.shape[-1])).indices)
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """Sum of the rows of `data` sharing each segment id in [0, num_segments)."""
+    data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
+    return execute("UnsortedSegmentSum", (data, ids), data.dtype, {"num_segments": int(num_segments)}, name=name)
+
+
+def unsorted_segment_max(data, segment_ids, num_segments, name=None):
+    """Maximum of the rows of `data` sharing each segment id (lowest value for empty segments)."""
+    data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
+    return execute("UnsortedSegmentMax", (data, ids), data.dtype, {"num_segments": int(num_segments)}, name=name)
+
+
+def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
+    """Mean of the rows of `data` sharing each segment id (0 for empty segments)."""
+    from .array_ops import ones_like, reshape
+    data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
+    total = unsorted_segment_sum(data, ids, num_segments)
+    counts = unsorted_segment_sum(ones_like(ids, dtype=data.dtype), ids, num_segments)
+    counts = reshape(maximum(counts, 1), [int(num_segments)] + [1] * (len(data.shape) - len(ids.shape)))
+    return total / counts
+
+
+def segment_sum(data, segment_ids, name=None):
+    """Sum of the rows of `data` per segment id; ids must be sorted (checked, as TF's CPU kernel does)."""
+    ids = convert_to_tensor(segment_ids)
+    host = ids.numpy()
+    if host.size and (np.any(np.diff(host) < 0) or host[0] < 0):
+        raise errors.InvalidArgumentError(None, None, "segment ids are not increasing")
+    return unsorted_segment_sum(data, ids, int(host[-1]) + 1 if host.size else 0)
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """`num` evenly spaced values from start to stop inclusive (float32 for Python numbers, as TF)."""
+    from ..eager.convert import constant
+    if axis != 0:
+        raise NotImplementedError("linspace(axis != 0) is not implemented in placeflow.")
+    first = convert_to_tensor(start)
+    if first.dtype not in (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64):
+        raise TypeError(f"Value passed to parameter 'start' has DataType {first.dtype.name} not in list of allowed "
+                        f"values: bfloat16, float16, float32, float64")
+    low, high = float(first.numpy()), float(convert_to_tensor(stop, dtype=first.dtype).numpy())
+    count = int(num)
+    if count < 1:
+        raise errors.InvalidArgumentError(None, None, f"Requires num > 0: {count}")
+    values = np.array([low]) if count == 1 else np.linspace(low, high, count)
+    return constant(values.astype(first.dtype.numpy_dtype))
+
+
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002 - TensorFlow's names
+    """The vector (or Frobenius) norm of `tensor` over `axis`: 'euclidean'/'fro'/2, 1, or np.inf."""
+    x = convert_to_tensor(tensor)
+    keep = bool(keepdims)
+    matrix = isinstance(axis, (list, tuple)) and len(axis) == 2
+    if ord in ("euclidean", "fro") or (ord == 2 and not matrix):
+        return sqrt(reduce_sum(square(x), axis=axis, keepdims=keep))
+    if matrix:
+        raise NotImplementedError(f"norm(ord={ord!r}) over two axes (a matrix norm other than 'fro') is not "
+                                  f"implemented in placeflow.")
+    if ord == 1:
+        return reduce_sum(abs(x), axis=axis, keepdims=keep)
+    if ord == np.inf:
+        return reduce_max(abs(x), axis=axis, keepdims=keep)
+    if isinstance(ord, (int, float)) and ord > 0:
+        return pow(reduce_sum(pow(abs(x), float(ord)), axis=axis, keepdims=keep), 1.0 / float(ord))
+    raise ValueError(f"'ord' must be a supported vector norm, got {ord!r}")

@@ -12,7 +12,7 @@ import numpy as np
 
 def infer(definition, shapes: list, attrs: dict, dtype) -> tuple:
     """([(dtype, shape)] of the outputs of an op of `definition` given its inputs' `shapes` and `dtype`,
-    whether the op has several outputs)."""
+    whether the op has several outputs). A dtype rule may give one dtype per output, as a list."""
     attrs = attrs or {}
     out_dtype = definition.dtype(dtype, attrs)
     try:
@@ -20,7 +20,8 @@ def infer(definition, shapes: list, attrs: dict, dtype) -> tuple:
     except (IndexError, ValueError, TypeError, KeyError, ZeroDivisionError):
         result = None
     if isinstance(result, list):
-        return [(out_dtype, shape) for shape in result], True
+        dtypes = out_dtype if isinstance(out_dtype, (list, tuple)) else [out_dtype] * len(result)
+        return list(zip(dtypes, result)), True
     return [(out_dtype, result)], False
 
 

@@ -1,0 +1,118 @@
+"""Sorting and segment ops: top_k (sort and argsort are built on it), unsorted segment sum and max."""
+
+import numpy as np
+
+from ..framework import dtypes as d
+from ..framework.errors import InvalidArgumentError
+from .emit import emit, where, zeros_like
+from .registry import NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define
+
+
+def _top_k_shape(shapes, attrs):
+    shape = shapes[0]
+    if shape is None:
+        return None
+    out = tuple(shape[:-1]) + (attrs["k"],)
+    return [out, out]
+
+
+def _top_k_dtype(dtype, attrs):
+    return [dtype, d.int32]  # values, indices
+
+
+def _top_k_grad(e, g_values, g_indices=None):
+    if g_values is None:
+        return [None]
+    return [emit("_TopKGrad", (g_values, e.outputs[1], e.inputs[0]), g_values.dtype)]
+
+
+@define("TopKV2", REAL_NUMBERS, shape=_top_k_shape, grad=_top_k_grad, dtype=_top_k_dtype)
+def _top_k(xp, a, k=1, sorted=True):  # noqa: A002 - TensorFlow's attribute name
+    """The k largest values along the last axis (ties: lower index first) and their int32 indices."""
+    if a.ndim < 1:
+        raise InvalidArgumentError(None, None, f"input must be at least 1-D, got shape {list(a.shape)}")
+    if k < 0 or k > a.shape[-1]:
+        raise InvalidArgumentError(None, None, f"input must have at least k columns. Had {a.shape[-1]}, needed {k}")
+    order = xp.argsort(_descending_key(xp, a), axis=-1, kind="stable")[..., :k]
+    return xp.take_along_axis(a, order, axis=-1), order.astype(np.int32)
+
+
+def _descending_key(xp, a):
+    """A key whose ascending order is `a`'s descending order (NaN first, as TF ranks NaN highest)."""
+    if a.dtype.kind == "u":
+        return xp.iinfo(a.dtype).max - a
+    if a.dtype.kind == "i":
+        return -(a.astype(np.int64)) if a.dtype.itemsize < 8 else ~a
+    return xp.where(xp.isnan(a), -np.inf, -a)
+
+
+@define("_TopKGrad", NUMBERS, shape=lambda shapes, attrs: shapes[2], grad=NOT_DIFFERENTIABLE, shape_only_inputs=(2,))
+def _top_k_backward(xp, grad, indices, like):
+    """TopKV2's gradient: each value's gradient put back at the position it was taken from."""
+    out = xp.zeros(like.shape, grad.dtype)
+    xp.put_along_axis(out, indices.astype(np.int64), grad, axis=-1)
+    return out
+
+
+# -- segments ------------------------------------------------------------------------------------------------
+
+def _segment_shape(shapes, attrs):
+    data, ids = shapes
+    if data is None or ids is None:
+        return None
+    return (attrs["num_segments"],) + tuple(data[len(ids):])
+
+
+def _check_ids(xp, ids, count: int) -> None:
+    if xp is np and ids.size and ids.max() >= count:
+        bad = int(ids.max())
+        raise InvalidArgumentError(None, None, f"segment_ids[{int(np.argmax(ids >= count))}] = {bad} is out of range "
+                                               f"[0, {count})")
+
+
+def _segment_sum_grad(e, g):
+    return [emit("GatherV2", (g, e.inputs[1]), g.dtype, {"axis": 0}), None]
+
+
+@define("UnsortedSegmentSum", NUMBERS, shape=_segment_shape, grad=_segment_sum_grad)
+def _unsorted_segment_sum(xp, data, segment_ids, num_segments=0):
+    """Sums of the rows of `data` with the same id; ids < 0 are dropped, as in TF."""
+    _check_ids(xp, segment_ids, num_segments)
+    out = xp.zeros((num_segments,) + data.shape[segment_ids.ndim:], data.dtype)
+    keep = segment_ids >= 0
+    _scatter_add(xp, out, segment_ids[keep], data[keep])
+    return out
+
+
+def _segment_max_grad(e, g):
+    data, ids = e.inputs
+    chosen = emit("GatherV2", (e.outputs[0], ids), data.dtype, {"axis": 0})
+    selected = emit("Equal", (data, chosen))
+    ones = emit("SelectV2", (selected, zeros_like(data) + 1.0, zeros_like(data)))
+    counts = emit("UnsortedSegmentSum", (ones, ids), data.dtype, {"num_segments": e.attrs["num_segments"]})
+    share = emit("GatherV2", (g / counts, ids), data.dtype, {"axis": 0})
+    return [where(selected, share, zeros_like(data)), None]
+
+
+@define("UnsortedSegmentMax", REAL_NUMBERS, shape=_segment_shape, grad=_segment_max_grad)
+def _unsorted_segment_max(xp, data, segment_ids, num_segments=0):
+    """Maxima of the rows with the same id; an empty segment is the dtype's lowest finite value, as in TF."""
+    _check_ids(xp, segment_ids, num_segments)
+    lowest = np.finfo(data.dtype).min if data.dtype.kind == "f" else np.iinfo(data.dtype).min  # TF: finite lowest
+    out = xp.full((num_segments,) + data.shape[segment_ids.ndim:], lowest, data.dtype)
+    keep = segment_ids >= 0
+    if xp is np:
+        np.maximum.at(out, segment_ids[keep], data[keep])
+    else:
+        import cupyx
+        cupyx.scatter_max(out, segment_ids[keep], data[keep])
+    return out
+
+
+def _scatter_add(xp, out, index, values) -> None:
+    if xp is np:
+        np.add.at(out, index, values)
+    else:
+        import cupyx
+        cupyx.scatter_add(out, index, values)
+
