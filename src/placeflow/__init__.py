@@ -7,7 +7,7 @@ from . import compat, config, data, debugging, distribute, errors, keras, python
 from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
-from .api import experimental, math, nn, random  # noqa: F401
+from .api import experimental, linalg, math, nn, random  # noqa: F401
 from .api.array_ops import (  # noqa: F401
     concat, expand_dims, eye, fill, one_hot, ones, ones_like, range, reshape, shape, split, squeeze, stack,
     strided_slice, tile, transpose, zeros, zeros_like,
@@ -20,11 +20,11 @@ from .api.indexing import (  # noqa: F401
 from .api.clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
 from .api.device import device  # noqa: F401
 from .api.math_ops import (  # noqa: F401
-    abs, add, add_n, argmax, argmin, argsort, cast, ceil, clip_by_value, count_nonzero, cumsum, divide, equal, exp,
+    abs, add, add_n, argmax, argmin, argsort, cast, ceil, clip_by_value, count_nonzero, cumsum, divide, einsum, equal, exp,
     floor, greater, greater_equal, identity, less, less_equal, linspace, log, logical_and, logical_not, logical_or,
     matmul, maximum, minimum, multiply, negative, norm, not_equal, pow, reduce_all, reduce_any, reduce_logsumexp,
     reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sort, sqrt, square,
-    stop_gradient, subtract, tanh, where,
+    stop_gradient, subtract, tanh, tensordot, where,
 )
 from .eager.tensor import EagerTensor as Tensor  # noqa: F401
 from .eager.variables import Variable, variable_creator_scope  # noqa: F401

@@ -540,3 +540,58 @@ def case_gradients_through_top_k_and_segments(tf, env):
             y = tf.reduce_sum(fn(x))
         out[name] = _rounded(tape.gradient(y, x).numpy())
     return out
+
+
+_A = [[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]]
+_B = [[1.0, 2.0], [0.0, -1.0], [3.0, 0.5]]
+for _name, _expression in {
+    "linalg_inv": lambda tf: tf.linalg.inv(tf.constant(_A)),
+    "linalg_inv_singular": lambda tf: tf.linalg.inv(tf.constant([[1.0, 2.0], [2.0, 4.0]])),
+    "linalg_inv_not_square": lambda tf: tf.linalg.inv(tf.constant(_B)),
+    "linalg_det": lambda tf: tf.linalg.det(tf.constant(_A)),
+    "linalg_det_batch": lambda tf: tf.linalg.det(tf.constant([_A, _A])),
+    "linalg_slogdet": lambda tf: tf.stack(tf.linalg.slogdet(tf.constant([[-2.0, 0.0], [0.0, 3.0]]))),
+    "linalg_solve": lambda tf: tf.linalg.solve(tf.constant(_A), tf.constant(_B)),
+    "linalg_solve_adjoint": lambda tf: tf.linalg.solve(tf.constant(_A) + tf.constant([[0.0, 1.0, 0.0]] * 3),
+                                                      tf.constant(_B), adjoint=True),
+    "linalg_cholesky": lambda tf: tf.linalg.cholesky(tf.constant(_A)),
+    "linalg_cholesky_not_pd": lambda tf: tf.linalg.cholesky(tf.constant([[1.0, 2.0], [2.0, 1.0]])),
+    "linalg_triangular_solve": lambda tf: tf.linalg.triangular_solve(tf.constant(_A), tf.constant(_B)),
+    "linalg_triangular_solve_upper": lambda tf: tf.linalg.triangular_solve(tf.constant(_A), tf.constant(_B),
+                                                                           lower=False),
+    "linalg_svd_values": lambda tf: tf.linalg.svd(tf.constant(_B), compute_uv=False),
+    "linalg_eigh_values": lambda tf: tf.linalg.eigh(tf.constant(_A))[0],
+    "linalg_qr_r_abs": lambda tf: tf.abs(tf.linalg.qr(tf.constant(_B))[1]),
+    "linalg_band_part": lambda tf: tf.linalg.band_part(tf.reshape(tf.range(16.0), [4, 4]), 1, 0),
+    "linalg_band_part_upper": lambda tf: tf.linalg.band_part(tf.reshape(tf.range(16.0), [4, 4]), 0, -1),
+    "linalg_diag": lambda tf: tf.linalg.diag(tf.constant([[1.0, 2.0], [3.0, 4.0]])),
+    "linalg_diag_part": lambda tf: tf.linalg.diag_part(tf.constant(_B)),
+    "linalg_trace": lambda tf: tf.linalg.trace(tf.constant(_A)),
+    "linalg_matrix_transpose": lambda tf: tf.linalg.matrix_transpose(tf.constant([_B])),
+    "linalg_lstsq": lambda tf: tf.linalg.lstsq(tf.constant(_B), tf.constant([[1.0], [2.0], [3.0]])),
+    "einsum_matmul": lambda tf: tf.einsum("ij,jk->ik", tf.constant(_A), tf.constant(_B)),
+    "einsum_batch_outer": lambda tf: tf.einsum("bi,bj->bij", tf.constant(_B), tf.constant(_B)),
+    "einsum_trace": lambda tf: tf.einsum("ii->", tf.constant(_A)),
+    "einsum_sum_axis": lambda tf: tf.einsum("ij->j", tf.constant(_B)),
+    "tensordot_1": lambda tf: tf.tensordot(tf.constant(_A), tf.constant(_B), 1),
+    "tensordot_pairs": lambda tf: tf.tensordot(tf.constant(_B), tf.constant(_B), [[0], [0]]),
+    "tensordot_0": lambda tf: tf.tensordot(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0, 5.0]), 0),
+}.items():
+    globals()[f"case_op_{_name}"] = _value_case(_expression)
+
+
+def case_gradients_through_linalg(tf, env):
+    a = tf.constant(_A)
+    out = {}
+    for name, fn in (("inv", lambda m: tf.linalg.inv(m)), ("det", lambda m: tf.linalg.det(m)),
+                     ("slogdet", lambda m: tf.linalg.slogdet(m)[1]),
+                     ("solve", lambda m: tf.linalg.solve(m, tf.constant(_B))),
+                     ("cholesky", lambda m: tf.linalg.cholesky(m)),
+                     ("triangular_solve", lambda m: tf.linalg.triangular_solve(m, tf.constant(_B))),
+                     ("einsum", lambda m: tf.einsum("ij,jk->ik", m, tf.constant(_B))),
+                     ("trace", lambda m: tf.linalg.trace(m) * 2.0)):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            y = tf.reduce_sum(fn(a))
+        out[name] = _rounded(tape.gradient(y, a).numpy(), 4)
+    return out

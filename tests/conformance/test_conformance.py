@@ -43,5 +43,5 @@ def _approx(value):
     if isinstance(value, list):
         return [_approx(v) for v in value]
     if isinstance(value, float):
-        return pytest.approx(value, abs=2e-5)
+        return pytest.approx(value, abs=2e-5, nan_ok=True)
     return value

@@ -25,6 +25,7 @@ def distinct(*shape):
 
 W232, W25, W32, W46 = distinct(3, 2, 2), distinct(2, 5), distinct(3, 2), distinct(4, 6)
 W33, W44 = distinct(3, 3), distinct(4, 4)
+SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
 RELU_AT = signed(2, 3)
 LABELS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])  # rows sum to 1, as the fused kernel assumes
 
@@ -76,6 +77,8 @@ CASES = {
     "SelectV2": (lambda x, y: tf.where(tf.constant([True, False, True]), x, y), [signed(3), signed(3)]),
     "StridedSliceGrad": (None, []),
     "_TopKGrad": (None, []),  # TF has no second-order gradient for top_k either
+    "_CholeskyGrad": (None, []),
+    "Qr": (None, []), "Svd": (None, []), "SelfAdjointEigV2": (None, []),  # gradients not implemented: they raise
     "ReluGrad": (lambda g: execute("ReluGrad", (g, tf.constant(RELU_AT)), tf.float64), [signed(2, 3)]),
     "BiasAdd": (lambda x, b: tf.nn.bias_add(x, b) * tf.constant(W32), [signed(3, 2), signed(2)]),
     "_ReduceGrad": (lambda g: execute("_ReduceGrad", (g, tf.constant(signed(2, 3))), tf.float64,
@@ -117,6 +120,19 @@ CASES = {
                            [signed(3, 2)]),
     "UnsortedSegmentMax": (lambda x: tf.math.unsorted_segment_max(x, [1, 0, 1], 2) * tf.constant(W32[:2]),
                            [distinct(3, 2)]),
+    "MatrixInverse": (lambda x: tf.linalg.inv(x) * tf.constant(W33), [SPD + signed(3, 3) * 0.1]),
+    "MatrixDeterminant": (lambda x: tf.linalg.det(x), [SPD + signed(3, 3) * 0.1]),
+    "LogMatrixDeterminant": (lambda x: tf.linalg.slogdet(x)[1], [SPD + signed(3, 3) * 0.1]),
+    "MatrixSolve": (lambda a, b: tf.linalg.solve(a, b) * tf.constant(W32), [SPD + signed(3, 3) * 0.1, signed(3, 2)]),
+    "Cholesky": (lambda x: tf.linalg.cholesky((x + tf.transpose(x)) * 0.5) * tf.constant(W33), [SPD]),
+    "MatrixTriangularSolve": (lambda a, b: tf.linalg.triangular_solve(a, b) * tf.constant(W32),
+                              [SPD + signed(3, 3) * 0.1, signed(3, 2)]),
+    "MatrixBandPart": (lambda x: tf.linalg.band_part(x, 1, 0) * tf.constant(W33), [signed(3, 3)]),
+    "MatrixDiagPart": (lambda x: tf.linalg.diag_part(x) * tf.constant([1.0, 2.0], dtype=tf.float64), [signed(2, 3)]),
+    "_MatrixDiagLike": (lambda g: execute("_MatrixDiagLike", (g, tf.constant(signed(2, 3))), tf.float64)
+                        * tf.constant(W32.T), [signed(2)]),
+    "MatrixDiag": (lambda x: tf.linalg.diag(x) * tf.constant(W33), [signed(3)]),
+    "Einsum": (lambda a, b: tf.einsum("ij,jk->ik", a, b) * tf.constant(W32), [signed(3, 4), signed(4, 2)]),
     "SoftmaxCrossEntropyWithLogits": (
         lambda x, y: tf.nn.softmax_cross_entropy_with_logits(y, x), [signed(2, 3), LABELS]),
 }

@@ -510,3 +510,37 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     if isinstance(ord, (int, float)) and ord > 0:
         return pow(reduce_sum(pow(abs(x), float(ord)), axis=axis, keepdims=keep), 1.0 / float(ord))
     raise ValueError(f"'ord' must be a supported vector norm, got {ord!r}")
+
+
+def einsum(equation, *inputs, **kwargs):
+    """Einstein summation over `inputs` as `equation` says (Einsum)."""
+    kwargs.pop("name", None)
+    kwargs.pop("optimize", None)  # a contraction-order hint: NumPy/CuPy choose the order themselves
+    if kwargs:
+        raise TypeError(f"einsum got unexpected keyword arguments {sorted(kwargs)}")
+    tensors = [convert_to_tensor(x) for x in inputs]
+    if "->" not in equation:
+        raise NotImplementedError("einsum without an explicit output ('->') is not implemented in placeflow; write "
+                                  "the output subscripts, e.g. 'ij,jk->ik'.")
+    return execute("Einsum", tuple(tensors), tensors[0].dtype, {"equation": equation.replace(" ", "")})
+
+
+def tensordot(a, b, axes, name=None):
+    """Sum over the given axes of a and b (an int n: a's last n and b's first n), as one matmul."""
+    from .array_ops import reshape, transpose
+    a, b = convert_to_tensor(a), convert_to_tensor(b, dtype=convert_to_tensor(a).dtype)
+    rank_a, rank_b = len(a.shape), len(b.shape)
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError(f"'axes' must be at least 0, got {axes}.")
+        axes_a, axes_b = list(range(rank_a - axes, rank_a)), list(range(axes))
+    else:
+        axes_a, axes_b = ([axes[0]] if isinstance(axes[0], int) else list(axes[0]),
+                          [axes[1]] if isinstance(axes[1], int) else list(axes[1]))
+    axes_a, axes_b = [x % rank_a for x in axes_a], [x % rank_b for x in axes_b]
+    free_a = [d for d in range(rank_a) if d not in axes_a]
+    free_b = [d for d in range(rank_b) if d not in axes_b]
+    size = lambda dims, shape: int(np.prod([int(shape[d]) for d in dims])) if dims else 1  # noqa: E731
+    left = reshape(transpose(a, free_a + axes_a), [size(free_a, a.shape), size(axes_a, a.shape)])
+    right = reshape(transpose(b, axes_b + free_b), [size(axes_b, b.shape), size(free_b, b.shape)])
+    return reshape(matmul(left, right), [int(a.shape[d]) for d in free_a] + [int(b.shape[d]) for d in free_b])

@@ -1,0 +1,122 @@
+"""placeflow.linalg: TensorFlow's linear-algebra namespace (matrices are the last two dimensions)."""
+
+from __future__ import annotations
+
+from ..eager.convert import convert_to_tensor
+from ..eager.execute import execute
+from . import math_ops
+from .array_ops import transpose
+from .math_ops import einsum, matmul, norm, tensordot  # noqa: F401 - also public here
+
+
+def _floats(x):
+    return convert_to_tensor(x)
+
+
+def inv(input, adjoint=False, name=None):  # noqa: A002 - TensorFlow's parameter names
+    """The inverse of each square matrix (MatrixInverse); a singular one is InvalidArgumentError."""
+    x = _floats(input)
+    return execute("MatrixInverse", (x,), x.dtype, {"adjoint": bool(adjoint)}, name=name)
+
+
+def det(input, name=None):  # noqa: A002
+    """The determinant of each square matrix (MatrixDeterminant)."""
+    x = _floats(input)
+    return execute("MatrixDeterminant", (x,), x.dtype, name=name)
+
+
+def slogdet(input, name=None):  # noqa: A002
+    """(sign, log|det|) of each square matrix (LogMatrixDeterminant)."""
+    x = _floats(input)
+    sign, log_abs = execute("LogMatrixDeterminant", (x,), x.dtype, name=name)
+    return sign, log_abs
+
+
+def solve(matrix, rhs, adjoint=False, name=None):
+    """X with matrix @ X = rhs (MatrixSolve)."""
+    a = _floats(matrix)
+    b = convert_to_tensor(rhs, dtype=a.dtype)
+    return execute("MatrixSolve", (a, b), a.dtype, {"adjoint": bool(adjoint)}, name=name)
+
+
+def cholesky(input, name=None):  # noqa: A002
+    """The lower-triangular L with L @ L^T = input (Cholesky)."""
+    x = _floats(input)
+    return execute("Cholesky", (x,), x.dtype, name=name)
+
+
+def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+    """X with tri(matrix) @ X = rhs, using only the lower (or upper) triangle (MatrixTriangularSolve)."""
+    a = _floats(matrix)
+    b = convert_to_tensor(rhs, dtype=a.dtype)
+    return execute("MatrixTriangularSolve", (a, b), a.dtype, {"lower": bool(lower), "adjoint": bool(adjoint)},
+                   name=name)
+
+
+def qr(input, full_matrices=False, name=None):  # noqa: A002
+    """(q, r) of each matrix (Qr)."""
+    x = _floats(input)
+    q, r = execute("Qr", (x,), x.dtype, {"full_matrices": bool(full_matrices)}, name=name)
+    return q, r
+
+
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    """(s, u, v) of each matrix, s descending, tensor = u @ diag(s) @ v^T (Svd); only s when not compute_uv."""
+    x = _floats(tensor)
+    s, u, v = execute("Svd", (x,), x.dtype, {"full_matrices": bool(full_matrices)}, name=name)
+    return (s, u, v) if compute_uv else s
+
+
+def eigh(tensor, name=None):
+    """(eigenvalues ascending, eigenvectors) of each self-adjoint matrix (SelfAdjointEigV2)."""
+    x = _floats(tensor)
+    values, vectors = execute("SelfAdjointEigV2", (x,), x.dtype, name=name)
+    return values, vectors
+
+
+def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
+    """Each matrix with entries outside the band zeroed (negative: keep the whole triangle) (MatrixBandPart)."""
+    x = convert_to_tensor(input)
+    return execute("MatrixBandPart", (x,), x.dtype, {"lower": int(num_lower), "upper": int(num_upper)}, name=name)
+
+
+def diag(diagonal, name=None):
+    """Square matrices with `diagonal` on the main diagonal (MatrixDiag)."""
+    x = convert_to_tensor(diagonal)
+    return execute("MatrixDiag", (x,), x.dtype, name=name)
+
+
+def diag_part(input, name=None):  # noqa: A002
+    """The main diagonal of each matrix (MatrixDiagPart)."""
+    x = convert_to_tensor(input)
+    return execute("MatrixDiagPart", (x,), x.dtype, name=name)
+
+
+def trace(x, name=None):
+    """The sum of each matrix's main diagonal."""
+    return math_ops.reduce_sum(diag_part(x), axis=-1)
+
+
+def matrix_transpose(a, name="matrix_transpose", conjugate=False):
+    """Each matrix transposed (the last two dimensions swapped)."""
+    x = convert_to_tensor(a)
+    rank = len(x.shape)
+    if rank < 2:
+        raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = {x!r} with shape: "
+                         f"{tuple(x.shape)}")
+    return transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
+    """The least-squares X minimizing |matrix @ X - rhs|^2 + l2 |X|^2, by the normal equations (fast=True)."""
+    if not fast:
+        raise NotImplementedError("lstsq(fast=False) (complete orthogonal decomposition) is not implemented in "
+                                  "placeflow; use fast=True.")
+    a = _floats(matrix)
+    b = convert_to_tensor(rhs, dtype=a.dtype)
+    at = matrix_transpose(a)
+    gram = matmul(at, a)
+    if l2_regularizer:
+        from .array_ops import eye
+        gram = gram + l2_regularizer * eye(int(a.shape[-1]), dtype=a.dtype)
+    return solve(gram, matmul(at, b))

@@ -1,0 +1,251 @@
+"""Linear-algebra ops on (batches of) matrices: inverse, determinant, solve, Cholesky, triangular solve, QR,
+SVD, eigh, band part, diag, trace, einsum; gradients as TensorFlow defines them.
+
+A singular matrix is InvalidArgumentError with TensorFlow's text ("Input is not invertible.")."""
+
+import numpy as np
+
+from ..framework.errors import InvalidArgumentError
+from .emit import emit, matmul, negative, transpose
+from . import shape_rules as rules
+from .registry import FLOATS, NOT_DIFFERENTIABLE, NUMBERS, define
+
+INEXACT = FLOATS
+
+
+def _swap_last(x):
+    rank = len(x.shape)
+    return transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+def _expand_last_two(x):
+    return emit("ExpandDims", (emit("ExpandDims", (x,), x.dtype, {"axis": -1}),), x.dtype, {"axis": -1})
+
+
+def _square(a, what="Input") -> None:
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise InvalidArgumentError(None, None, f"{what} must be a square matrix (or a batch of them), got shape "
+                                               f"{list(a.shape)}")
+
+
+def _linalg_call(xp, fn, *args):
+    try:
+        return fn(*args)
+    except xp.linalg.LinAlgError as exc:
+        raise InvalidArgumentError(None, None, "Input is not invertible.") from exc
+
+
+def _matrix_shape(shapes, attrs):
+    return shapes[0]
+
+
+@define("MatrixInverse", INEXACT, shape=_matrix_shape,
+        grad=lambda e, g: [negative(matmul(_swap_last(e.outputs[0]), matmul(g, _swap_last(e.outputs[0]))))])
+def _inverse(xp, a, adjoint=False):
+    _square(a)
+    out = _linalg_call(xp, xp.linalg.inv, a)
+    return xp.swapaxes(out, -1, -2) if adjoint else out
+
+
+def _det_shape(shapes, attrs):
+    return None if shapes[0] is None else tuple(shapes[0][:-2])
+
+
+def _det_grad(e, g):
+    a, det = e.inputs[0], e.outputs[0]
+    inverse_t = _swap_last(emit("MatrixInverse", (a,), a.dtype))
+    return [_expand_last_two(g * det) * inverse_t]
+
+
+@define("MatrixDeterminant", INEXACT, shape=_det_shape, grad=_det_grad)
+def _determinant(xp, a):
+    _square(a)
+    return xp.linalg.det(a).astype(a.dtype, copy=False)
+
+
+def _slogdet_grad(e, g_sign, g_log):
+    a = e.inputs[0]
+    inverse_t = _swap_last(emit("MatrixInverse", (a,), a.dtype))
+    return [_expand_last_two(g_log) * inverse_t]
+
+
+@define("LogMatrixDeterminant", INEXACT, shape=lambda shapes, attrs: [_det_shape(shapes, attrs)] * 2,
+        grad=_slogdet_grad)
+def _slogdet(xp, a):
+    _square(a)
+    sign, log_abs = xp.linalg.slogdet(a)
+    return sign.astype(a.dtype), log_abs.astype(a.dtype)
+
+
+def _solve_grad(e, g):
+    a, x = e.inputs[0], e.outputs[0]
+    grad_b = emit("MatrixSolve", (a, g), a.dtype, {"adjoint": not e.attrs.get("adjoint", False)})
+    grad_a = negative(matmul(grad_b, _swap_last(x)))
+    return [_swap_last(grad_a) if e.attrs.get("adjoint", False) else grad_a, grad_b]
+
+
+@define("MatrixSolve", INEXACT, shape=lambda shapes, attrs: shapes[1], grad=_solve_grad)
+def _solve(xp, a, b, adjoint=False):
+    _square(a, "Input matrix")
+    if b.ndim < 2 or b.shape[-2] != a.shape[-1]:
+        raise InvalidArgumentError(None, None, f"Input matrix and right-hand side must have the same number of "
+                                               f"rows: {list(a.shape)} vs. {list(b.shape)}")
+    return _linalg_call(xp, xp.linalg.solve, xp.swapaxes(a, -1, -2) if adjoint else a, b).astype(a.dtype)
+
+
+@define("Cholesky", INEXACT, shape=_matrix_shape,
+        grad=lambda e, g: [emit("_CholeskyGrad", (e.outputs[0], g), g.dtype)])
+def _cholesky(xp, a):
+    """The lower Cholesky factor; a matrix that is not positive definite gives NaN in its lower triangle (what
+    TensorFlow 2.21 returns, recorded), so the failure shows in the numbers rather than passing as a value."""
+    _square(a)
+    try:
+        return xp.linalg.cholesky(a)
+    except xp.linalg.LinAlgError:
+        if a.ndim == 2:
+            return xp.tril(xp.full(a.shape, np.nan, a.dtype))
+        return xp.stack([_cholesky(xp, m) for m in a.reshape((-1,) + a.shape[-2:])]).reshape(a.shape)
+
+
+@define("_CholeskyGrad", INEXACT, shape=_matrix_shape, grad=NOT_DIFFERENTIABLE)
+def _cholesky_backward(xp, lower, grad):
+    """TensorFlow's Cholesky gradient: 0.5 * sym(L^-H phi(L^H G) L^-1), phi = lower part, halved diagonal."""
+    inverse = xp.linalg.inv(lower)
+    middle = xp.matmul(xp.swapaxes(lower, -1, -2), grad)
+    middle = xp.tril(middle) - 0.5 * xp.tril(xp.triu(middle))
+    out = xp.matmul(xp.matmul(xp.swapaxes(inverse, -1, -2), middle), inverse)
+    return (0.5 * (out + xp.swapaxes(out, -1, -2))).astype(lower.dtype)
+
+
+def _triangular_solve_grad(e, g):
+    matrix, x = e.inputs[0], e.outputs[0]
+    lower, adjoint = e.attrs.get("lower", True), e.attrs.get("adjoint", False)
+    grad_b = emit("MatrixTriangularSolve", (matrix, g), g.dtype, {"lower": lower, "adjoint": not adjoint})
+    grad_a = negative(matmul(x, _swap_last(grad_b)) if adjoint else matmul(grad_b, _swap_last(x)))
+    band = (-1, 0) if lower else (0, -1)
+    return [emit("MatrixBandPart", (grad_a,), g.dtype, {"lower": band[0], "upper": band[1]}), grad_b]
+
+
+@define("MatrixTriangularSolve", INEXACT, shape=lambda shapes, attrs: shapes[1], grad=_triangular_solve_grad)
+def _triangular_solve(xp, matrix, rhs, lower=True, adjoint=False):
+    _square(matrix, "Input matrix")
+    triangle = xp.tril(matrix) if lower else xp.triu(matrix)
+    if adjoint:
+        triangle = xp.swapaxes(triangle, -1, -2)
+    return _linalg_call(xp, xp.linalg.solve, triangle, rhs).astype(matrix.dtype)
+
+
+def _band(xp, a, lower, upper):
+    rows, cols = a.shape[-2], a.shape[-1]
+    i = xp.arange(rows)[:, None]
+    j = xp.arange(cols)[None, :]
+    keep = ((lower < 0) | (i - j <= lower)) & ((upper < 0) | (j - i <= upper))
+    return xp.where(keep, a, xp.zeros((), a.dtype))
+
+
+@define("MatrixBandPart", NUMBERS, shape=_matrix_shape,
+        grad=lambda e, g: [emit("MatrixBandPart", (g,), g.dtype, dict(e.attrs))])
+def _band_part(xp, a, lower=-1, upper=-1):
+    return _band(xp, a, int(lower), int(upper))
+
+
+def _no_gradient(op):
+    def gradient(e, *grads):
+        raise LookupError(f"placeflow does not implement the gradient of {op} yet (TensorFlow has one); compute it "
+                          f"outside the tape or use placeflow.stop_gradient on its outputs.")
+    return gradient
+
+
+def _qr(xp, a, full_matrices=False):
+    """(q, r) of each matrix."""
+    q, r = xp.linalg.qr(a, mode="complete" if full_matrices else "reduced")
+    return q.astype(a.dtype), r.astype(a.dtype)
+
+
+def _svd(xp, a, compute_uv=True, full_matrices=False):
+    u, s, vh = xp.linalg.svd(a, full_matrices=full_matrices)
+    return s.astype(a.dtype), u.astype(a.dtype), xp.swapaxes(vh, -1, -2).astype(a.dtype)
+
+
+def _eigh(xp, a, compute_v=True):
+    _square(a)
+    values, vectors = xp.linalg.eigh(a)
+    return values.astype(a.dtype), vectors.astype(a.dtype)
+
+
+def _einsum_grad(e, g):
+    return [emit("Einsum", (g, *[x for j, x in enumerate(e.inputs) if j != i]), g.dtype,
+                 {"equation": _gradient_equation(e.attrs["equation"], i)})
+            if _gradient_equation(e.attrs["equation"], i) else _unsupported_einsum_grad(e.attrs["equation"])
+            for i in range(len(e.inputs))]
+
+
+def _gradient_equation(equation: str, index: int):
+    """The einsum giving the gradient of input `index`, or None when its subscripts repeat a letter or hold one
+    that appears nowhere else (those need a diagonal or a broadcast, not implemented)."""
+    inputs, output = equation.replace(" ", "").split("->")
+    parts = inputs.split(",")
+    mine, others = parts[index], [p for j, p in enumerate(parts) if j != index]
+    available = set(output) | set("".join(others))
+    if "." in equation or len(set(mine)) != len(mine) or not set(mine) <= available:
+        return None
+    return ",".join([output] + others) + "->" + mine
+
+
+def _unsupported_einsum_grad(equation):
+    raise LookupError(f"placeflow does not implement the einsum gradient for {equation!r} (an input with a repeated "
+                      f"subscript, an ellipsis, or a subscript summed away within one input).")
+
+
+def _einsum(xp, *operands, equation=""):
+    try:
+        return xp.einsum(equation, *operands)
+    except ValueError as exc:
+        raise InvalidArgumentError(None, None, f"Invalid einsum equation {equation!r} for inputs of shapes "
+                                               f"{[list(o.shape) for o in operands]}: {exc}") from exc
+
+
+def _several(kernel, outputs: int):
+    """A shape rule for a multi-output kernel: evaluated on zero matrices (unknown when any dimension is)."""
+    def rule(shapes, attrs):
+        if any(s is None or None in s for s in shapes):
+            return [None] * outputs
+        try:
+            return [tuple(np.shape(out)) for out in kernel(np, *[np.zeros(s) for s in shapes], **attrs)]
+        except Exception:  # noqa: BLE001 - unknown statically; the kernel reports the problem when it runs
+            return [None] * outputs
+    return rule
+
+
+define("Qr", INEXACT, shape=_several(_qr, 2), grad=_no_gradient("Qr"))(_qr)
+define("Svd", INEXACT, shape=_several(_svd, 3), grad=_no_gradient("Svd"))(_svd)
+define("SelfAdjointEigV2", INEXACT, shape=_several(_eigh, 2), grad=_no_gradient("SelfAdjointEigV2"))(_eigh)
+define("Einsum", FLOATS, shape=rules.by_evaluation(_einsum), grad=_einsum_grad)(_einsum)
+
+
+@define("MatrixDiagPart", NUMBERS, shape=lambda shapes, attrs: None if shapes[0] is None else tuple(
+        shapes[0][:-2]) + (None if None in shapes[0][-2:] else min(shapes[0][-2:]),),
+        grad=lambda e, g: [emit("_MatrixDiagLike", (g, e.inputs[0]), g.dtype)])
+def _diag_part(xp, a):
+    return xp.diagonal(a, axis1=-2, axis2=-1).copy()
+
+
+@define("_MatrixDiagLike", NUMBERS, shape=lambda shapes, attrs: shapes[1], shape_only_inputs=(1,),
+        grad=lambda e, g: [emit("MatrixDiagPart", (g,), g.dtype), None])
+def _diag_like(xp, diagonal, like):
+    """A matrix shaped like `like` with `diagonal` on its main diagonal, zeros elsewhere (diag_part's gradient)."""
+    out = xp.zeros(like.shape, diagonal.dtype)
+    n = min(like.shape[-2:])
+    index = xp.arange(n)
+    out[..., index, index] = diagonal
+    return out
+
+
+@define("MatrixDiag", NUMBERS, shape=lambda shapes, attrs: None if shapes[0] is None else tuple(shapes[0]) + (
+        shapes[0][-1],), grad=lambda e, g: [emit("MatrixDiagPart", (g,), g.dtype)])
+def _diag(xp, diagonal):
+    n = diagonal.shape[-1]
+    out = xp.zeros(diagonal.shape + (n,), diagonal.dtype)
+    index = xp.arange(n)
+    out[..., index, index] = diagonal
+    return out
