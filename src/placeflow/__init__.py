@@ -3,7 +3,7 @@
 Use it as `import placeflow as tf`. Importing never imports CuPy nor touches CUDA.
 """
 
-from . import compat, config, data, debugging, distribute, errors, keras, python, test, train  # noqa: F401
+from . import compat, config, data, debugging, distribute, errors, keras, nest, python, test, train, version  # noqa: F401
 from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
@@ -27,6 +27,7 @@ from .api.math_ops import (  # noqa: F401
     stop_gradient, subtract, tanh, tensordot, where,
 )
 from .eager.tensor import EagerTensor as Tensor  # noqa: F401
+from .api.operators import is_tensor  # noqa: F401
 from .eager.variables import Variable, variable_creator_scope  # noqa: F401
 from .distribute.reduce_op import VariableAggregation, VariableSynchronization  # noqa: F401
 from .graph.function import function  # noqa: F401
@@ -44,6 +45,7 @@ from .framework.dtypes import (  # noqa: F401
 
 from . import _facade_names  # noqa: E402,F401  (names of upper layers in lower layers' public namespaces)
 
-__version__ = "0.1.0"
+__version__ = version.VERSION          # '2.21.0+placeflow.0.1.0': TF 2 version checks keep working
+__placeflow_version__ = version.PLACEFLOW_VERSION
 __all__ = ["DeviceSpec", "DType", "as_dtype", "compat", "config", "debugging", "dtypes", "errors",
            "python", "test"]

@@ -595,3 +595,88 @@ def case_gradients_through_linalg(tf, env):
             y = tf.reduce_sum(fn(a))
         out[name] = _rounded(tape.gradient(y, a).numpy(), 4)
     return out
+
+
+# -- tensors, variables, types (issue 16) ------------------------------------------------------------------------
+def case_dtype_printing_and_limits(tf, env):
+    return {"str": str(tf.float32), "repr": repr(tf.int64), "max": float(tf.float32.max), "min": int(tf.int8.min),
+            "uint_max": int(tf.uint8.max), "half_min": float(tf.float16.min), "floating": tf.float32.is_floating,
+            "size": tf.float64.size}
+
+
+def case_dtype_max_of_bool(tf, env):
+    return tf.bool.max
+
+
+def case_symbolic_tensor_printing(tf, env):
+    seen = {}
+
+    @tf.function
+    def f(x):
+        seen["str"], seen["repr"] = str(x), repr(x)
+        return x
+
+    f(tf.constant(1))
+    graph = tf.Graph()
+    with graph.as_default():
+        a = tf.constant(1, name="a")
+    return {"function": [seen["str"], seen["repr"]], "graph": str(a)}
+
+
+def case_is_tensor(tf, env):
+    return [tf.is_tensor(tf.constant(1)), tf.is_tensor(tf.Variable(1.0)), tf.is_tensor(np.ones(2)), tf.is_tensor(1)]
+
+
+def case_variable_slice_assignment(tf, env):
+    v = tf.Variable([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    v[0, 1].assign(9.0)
+    v[1, :].assign([7.0, 8.0, 0.5])
+    v[:, 2].assign(v[:, 2] + 1.0)
+    first = v.numpy().tolist()
+
+    @tf.function
+    def traced():
+        v[0].assign(v[0] - 1.0)
+        return v[1, 1] * 2.0
+
+    return {"eager": first, "traced": float(traced()), "after": v.numpy().tolist()}
+
+
+def case_variable_slice_shape_mismatch(tf, env):
+    v = tf.Variable([1.0, 2.0, 3.0])
+    v[0:2].assign([1.0, 2.0, 3.0])
+
+
+def case_variable_scatter_updates(tf, env):
+    v = tf.Variable([1.0, 2.0, 3.0, 4.0])
+    v.scatter_nd_update([[0], [3]], [9.0, 8.0])
+    v.scatter_nd_add([[1], [1]], [1.0, 2.0])
+    v.scatter_nd_sub([[2]], [0.5])
+    return v.numpy().tolist()
+
+
+def case_variable_to_python_numbers(tf, env):
+    return [int(tf.Variable(3)), float(tf.Variable(2.5))]
+
+
+def case_variable_as_a_list_index(tf, env):
+    return [10, 20, 30][tf.Variable(1)]
+
+
+def case_nest(tf, env):
+    structure = {"b": [1, (2, 3)], "a": 4}
+    return {"flatten": tf.nest.flatten(structure), "map": tf.nest.map_structure(lambda x: x * 10, structure),
+            "pack": tf.nest.pack_sequence_as([0, [0, 0]], [5, 6, 7]), "nested": [tf.nest.is_nested([1]),
+                                                                            tf.nest.is_nested(1)]}
+
+
+def case_nest_mismatch(tf, env):
+    tf.nest.assert_same_structure([1, [2]], [1, 2])
+
+
+def case_version_checks_written_for_tf2(tf, env):
+    return [tf.__version__.startswith("2."), tf.version.VERSION.split(".")[0], int(tf.__version__.split(".")[1]) >= 4]
+
+
+def case_tensor_cpu_copy(tf, env):
+    return tf.constant([1.0, 2.0]).cpu().device.endswith("CPU:0")

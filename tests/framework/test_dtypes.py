@@ -42,7 +42,7 @@ def test_aliases_and_predicates():
     assert tf.float32.is_floating and not tf.float32.is_integer
     assert tf.uint8.is_integer and tf.uint8.is_unsigned and not tf.int8.is_unsigned
     assert tf.complex64.is_complex and tf.bool.is_bool
-    assert repr(tf.float32) == "tf.float32" and str(tf.int64) == "tf.int64"
+    assert repr(tf.float32) == "tf.float32" and str(tf.int64) == "<dtype: 'int64'>"  # TF 2.21
     assert tf.float32 != tf.float64 and tf.float32 != "not a dtype"
     assert len({tf.float32, tf.as_dtype("float32")}) == 1
 
@@ -55,3 +55,11 @@ def test_unknown_dtype_lists_the_names():
 def test_dtypes_pickle_to_the_same_object():
     import pickle
     assert pickle.loads(pickle.dumps(tf.int32)) is tf.int32
+
+
+def test_the_package_version_is_the_one_pyproject_declares():
+    import pathlib
+    import re
+    pyproject = (pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    declared = re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1)
+    assert tf.__placeflow_version__ == declared and tf.__version__ == f"2.21.0+placeflow.{declared}"

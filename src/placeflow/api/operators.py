@@ -6,7 +6,7 @@ from ..framework.dtypes import _BY_NUMPY
 from ..eager.variables import Variable
 from ..graph.graph import Tensor as GraphTensor
 from ..graph.variables import RefVariable
-from . import array_ops, math_ops
+from . import array_ops, math_ops, variable_updates
 
 _BINARY = {
     "add": math_ops.add, "sub": math_ops.subtract, "mul": math_ops.multiply, "truediv": math_ops.divide,
@@ -82,5 +82,31 @@ _install(EagerTensor)
 _install_fast_arithmetic(EagerTensor)
 _install_graph_equality(GraphTensor)
 _install(Variable)
+variable_updates.install()
 _install_named(GraphTensor)
 _install_named(RefVariable)
+
+
+def is_tensor(x) -> bool:
+    """Whether `x` is a placeflow tensor or variable (NumPy arrays and Python numbers are not)."""
+    return isinstance(x, (EagerTensor, GraphTensor, Variable, RefVariable))
+
+
+def _on(device_name):
+    def copy(self):
+        from .device import device
+        with device(device_name):
+            return math_ops.identity(self)
+    return copy
+
+
+EagerTensor.cpu = _on("/CPU:0")
+EagerTensor.cpu.__doc__ = "A copy of this tensor on CPU:0 (deprecated in TF; tf.identity under tf.device)."
+
+
+def _gpu(self, gpu_index=0):
+    """A copy of this tensor on GPU:gpu_index."""
+    return _on(f"/GPU:{int(gpu_index)}")(self)
+
+
+EagerTensor.gpu = _gpu

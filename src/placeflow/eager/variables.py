@@ -15,6 +15,9 @@ from .execute import execute
 from .tensor import EagerTensor, numpy_repr
 
 
+PARTIAL_UPDATES = frozenset({"_SliceAssignVariableOp"})  # ops writing part of a variable: value shapes differ
+
+
 class Variable:
     """A mutable tensor placed once (scope, or GPU:0 when it has a kernel for the dtype).
 
@@ -87,7 +90,7 @@ class Variable:
             raise errors.InvalidArgumentError(None, None, (
                 f"Cannot update variable with shape {self.shape} and dtype {self.dtype.name} using a value of "
                 f"dtype {tensor.dtype.name}. [Op:{op}]\nplaceflow: cast the value with placeflow.cast(value, {self.dtype!r})."))
-        if tuple(tensor.shape) != tuple(self.shape):
+        if tuple(tensor.shape) != tuple(self.shape) and op not in PARTIAL_UPDATES:
             raise errors.InvalidArgumentError(None, None, (
                 f"Cannot update variable with shape {self.shape} using a Tensor with shape {tensor.shape}, "
                 f"shapes must be equal. [Op:{op}]"))

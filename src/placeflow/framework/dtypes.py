@@ -62,11 +62,35 @@ class DType:
         """This dtype (placeflow has no reference dtypes)."""
         return self
 
+    @property
+    def max(self):
+        """The largest value of this dtype (TypeError for bool, string and complex, as in TensorFlow)."""
+        return self._limits()[1]
+
+    @property
+    def min(self):
+        """The lowest value of this dtype (TypeError for bool, string and complex, as in TensorFlow)."""
+        return self._limits()[0]
+
+    def _limits(self) -> tuple:
+        if self._kind == "f":
+            info = np.finfo(self.numpy_dtype)
+            return self.numpy_dtype.type(info.min), self.numpy_dtype.type(info.max)
+        if self._kind in "iu":
+            info = np.iinfo(self.numpy_dtype)
+            return info.min, info.max
+        raise TypeError(f"Cannot find minimum or maximum value of {self} with type {self}.")
+
+    @property
+    def is_numpy_compatible(self) -> bool:
+        """Whether NumPy has this dtype (bfloat16 through ml_dtypes)."""
+        return self.name != "bfloat16" or self._np is not None
+
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
     def __str__(self) -> str:
-        return repr(self)
+        return f"<dtype: '{self.name}'>"
 
     def __eq__(self, other) -> bool:
         if other is self:

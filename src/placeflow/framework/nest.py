@@ -50,3 +50,55 @@ def _pack(structure, leaves, position, expand):
             parts.append(value)
         return structure._nest_rebuild(parts), position
     return leaves[position], position + 1
+
+
+# -- tf.nest: the public names over the same flattening --------------------------------------------------------
+
+def is_nested(structure) -> bool:
+    """Whether `structure` is a list, tuple or dict (not a leaf)."""
+    return isinstance(structure, (list, tuple, dict))
+
+
+def pack_sequence_as(structure, flat_sequence, expand_composites: bool = False):
+    """`structure` rebuilt with the leaves of `flat_sequence`, in order (counts must match)."""
+    flat_sequence = list(flat_sequence)
+    count = len(flatten(structure, expand_composites))
+    if count != len(flat_sequence):
+        raise ValueError(f"The target structure is of type {type(structure)}\n  {structure!r}\nHowever the input "
+                         f"is a sequence ({type(flat_sequence)}) of length {len(flat_sequence)}.\n  "
+                         f"{flat_sequence!r}\nnest cannot guarantee that it is safe to map one to the other.")
+    return pack_as(structure, flat_sequence, expand_composites)
+
+
+def assert_same_structure(nest1, nest2, check_types: bool = True, expand_composites: bool = False) -> None:
+    """ValueError (TypeError for differing types) unless both have the same nesting."""
+    if is_nested(nest1) != is_nested(nest2):
+        raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst structure: {nest1!r}"
+                         f"\n\nSecond structure: {nest2!r}")
+    if not is_nested(nest1):
+        return
+    if check_types and type(nest1) is not type(nest2):
+        raise TypeError(f"The two structures don't have the same sequence type. Input structure has type "
+                        f"{type(nest1)}, while shallow structure has type {type(nest2)}.")
+    if isinstance(nest1, dict):
+        if sorted(nest1, key=str) != sorted(nest2, key=str):
+            raise ValueError(f"The two dictionaries don't have the same set of keys. First structure has keys "
+                             f"{sorted(nest1, key=str)}, while second structure has keys {sorted(nest2, key=str)}.")
+        pairs = [(nest1[k], nest2[k]) for k in sorted(nest1, key=str)]
+    else:
+        if len(nest1) != len(nest2):
+            raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst structure: "
+                             f"{nest1!r}\n\nSecond structure: {nest2!r}")
+        pairs = list(zip(nest1, nest2))
+    for a, b in pairs:
+        assert_same_structure(a, b, check_types, expand_composites)
+
+
+def map_structure(func, *structures, check_types: bool = True, expand_composites: bool = False):
+    """func applied to the corresponding leaves of `structures`, packed like the first."""
+    if not structures:
+        raise ValueError("Must provide at least one structure")
+    for other in structures[1:]:
+        assert_same_structure(structures[0], other, check_types, expand_composites)
+    flats = [flatten(s, expand_composites) for s in structures]
+    return pack_as(structures[0], [func(*leaves) for leaves in zip(*flats)], expand_composites)

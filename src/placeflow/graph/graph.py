@@ -109,7 +109,9 @@ class Tensor:
         shape = "<unknown>" if self._shape is None else str(self._shape)
         return f"<tf.Tensor '{self.name}' shape={shape} dtype={self.dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        shape = "<unknown>" if self._shape is None else str(self._shape)
+        return f'Tensor("{self.name}", shape={shape}, dtype={self.dtype.name})'  # TensorFlow's print of a graph tensor
 
 
 class Operation:

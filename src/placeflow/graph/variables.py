@@ -169,10 +169,11 @@ class _EagerVariableHooks:
     def update(graph, var, op_type, value, read_value, attrs=None):
         """An Assign*VariableOp updating eager `var` when the graph runs (then a read, if asked)."""
         from ..eager.convert import convert_to_tensor
-        from ..eager.variables import Variable
+        from ..eager.variables import PARTIAL_UPDATES, Variable
         value = value._as_tensor() if isinstance(value, Variable) else value
         tensor = convert_to_tensor(value, dtype=var.dtype)
-        if tensor.shape is not None and None not in tensor.shape and tuple(tensor.shape) != tuple(var.shape):
+        if tensor.shape is not None and None not in tensor.shape and tuple(tensor.shape) != tuple(var.shape) \
+                and op_type not in PARTIAL_UPDATES:
             raise errors.InvalidArgumentError(None, None, (
                 f"Cannot update variable with shape {var.shape} using a Tensor with shape {tensor.shape}, "
                 f"shapes must be equal. [Op:{op_type}]"))

@@ -25,3 +25,16 @@ def _apply_gradient_descent(xp, old, delta, alpha=0.01):
     update = delta * (-alpha)
     update += old
     return update.astype(old.dtype, copy=False)
+
+
+@define("_SliceAssignVariableOp", ALL, gpu=GPU_VARIABLE_DTYPES, shape=rules.same, grad=NOT_DIFFERENTIABLE)
+def _slice_assign(xp, old, value, key=()):
+    """The variable's value with old[key] = value (TensorFlow's ResourceStridedSliceAssign)."""
+    target = old[key]
+    if tuple(xp.shape(value)) != tuple(target.shape) and xp.ndim(value) != 0:
+        from ..framework.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, f"sliced l-value shape {list(target.shape)} does not match r-value "
+                                               f"shape {list(xp.shape(value))}")
+    out = old.copy()
+    out[key] = value
+    return out

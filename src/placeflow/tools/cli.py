@@ -20,8 +20,8 @@ def main(argv=None) -> int:
                       help="simulated GPUs to use when no CUDA GPU is usable (default 4)")
     args = parser.parse_args(argv)
     if args.version:
-        from .. import __version__
-        print(f"placeflow {__version__}")
+        from ..framework.version import PLACEFLOW_VERSION, TF_API_VERSION
+        print(f"placeflow {PLACEFLOW_VERSION} (TensorFlow {TF_API_VERSION} API)")
         return 0
     if args.command == "devices":
         from .devices_view import render
