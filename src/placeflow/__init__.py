@@ -3,7 +3,9 @@
 Use it as `import placeflow as tf`. Importing never imports CuPy nor touches CUDA.
 """
 
-from . import compat, config, data, debugging, distribute, errors, keras, nest, python, test, train, version  # noqa: F401
+from . import (  # noqa: F401
+    compat, config, data, debugging, distribute, errors, keras, nest, python, sysconfig, test, train, version,
+)
 from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
@@ -14,8 +16,8 @@ from .api.array_ops import (  # noqa: F401
 )
 from .eager.convert import constant, convert_to_tensor  # noqa: F401
 from .api.indexing import (  # noqa: F401
-    boolean_mask, broadcast_to, gather, gather_nd, newaxis, pad, rank, reverse, scatter_nd, shape_n, size, slice,
-    tensor_scatter_nd_add, tensor_scatter_nd_update, unstack,
+    boolean_mask, broadcast_to, gather, gather_nd, meshgrid, newaxis, pad, rank, reverse, scatter_nd, shape_n, size,
+    slice, tensor_scatter_nd_add, tensor_scatter_nd_update, unique, unstack,
 )
 from .api.clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
 from .api.device import device  # noqa: F401
@@ -28,12 +30,14 @@ from .api.math_ops import (  # noqa: F401
 )
 from .eager.tensor import EagerTensor as Tensor  # noqa: F401
 from .api.operators import is_tensor  # noqa: F401
+from .api.debugging_ops import print_ as print  # noqa: F401,A004 - TensorFlow's tf.print
+from .config.placement_log import get_logger  # noqa: F401
 from .eager.variables import Variable, variable_creator_scope  # noqa: F401
 from .distribute.reduce_op import VariableAggregation, VariableSynchronization  # noqa: F401
 from .graph.function import function  # noqa: F401
 from .api.module import Module  # noqa: F401
 from .graph.graph import Graph  # noqa: F401
-from .graph.v1_api import control_dependencies, executing_eagerly, group, name_scope, no_op  # noqa: F401
+from .graph.v1_api import control_dependencies, executing_eagerly, group, init_scope, name_scope, no_op  # noqa: F401
 from .framework.tensor_shape import TensorShape  # noqa: F401
 from .framework.tensor_spec import TensorSpec  # noqa: F401
 from .framework import dtypes

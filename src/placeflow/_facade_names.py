@@ -6,6 +6,10 @@ here, so the layers themselves never import upward.
 """
 
 from .api import experimental as _experimental
+from .api import nn as _nn
+from . import config as _config
+from .graph.function import functions_run_eagerly, run_functions_eagerly
+from .distribute.loss_scaling import compute_average_loss, scale_regularization_loss
 from .config import experimental as _config_experimental
 from .ops.registry import list_kernels
 from .runtime import memory_queries
@@ -15,3 +19,5 @@ _config_experimental.list_kernels = list_kernels
 for _name in ("get_memory_info", "get_memory_usage", "memory_stats", "release_unused_memory", "reset_memory_stats"):
     setattr(_config_experimental, _name, getattr(memory_queries, _name))
 _experimental.memory_summary = memory_summary
+_nn.compute_average_loss, _nn.scale_regularization_loss = compute_average_loss, scale_regularization_loss
+_config.run_functions_eagerly, _config.functions_run_eagerly = run_functions_eagerly, functions_run_eagerly

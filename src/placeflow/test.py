@@ -36,3 +36,13 @@ def gpu_device_name() -> str:
     """'/device:GPU:0' when a GPU is available, else ''."""
     gpus = _gpus()
     return gpus[0].short_name if gpus else ""
+
+
+def is_built_with_rocm() -> bool:
+    """False: placeflow has no ROCm backend."""
+    return False
+
+
+def is_built_with_xla() -> bool:
+    """False: placeflow has no XLA."""
+    return False

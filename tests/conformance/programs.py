@@ -555,7 +555,8 @@ for _name, _expression in {
     "linalg_solve_adjoint": lambda tf: tf.linalg.solve(tf.constant(_A) + tf.constant([[0.0, 1.0, 0.0]] * 3),
                                                       tf.constant(_B), adjoint=True),
     "linalg_cholesky": lambda tf: tf.linalg.cholesky(tf.constant(_A)),
-    "linalg_cholesky_not_pd": lambda tf: tf.linalg.cholesky(tf.constant([[1.0, 2.0], [2.0, 1.0]])),
+    "linalg_cholesky_not_pd": lambda tf: tf.math.is_nan(tf.linalg.band_part(  # TF leaves garbage above
+        tf.linalg.cholesky(tf.constant([[1.0, 2.0], [2.0, 1.0]])), -1, 0)),
     "linalg_triangular_solve": lambda tf: tf.linalg.triangular_solve(tf.constant(_A), tf.constant(_B)),
     "linalg_triangular_solve_upper": lambda tf: tf.linalg.triangular_solve(tf.constant(_A), tf.constant(_B),
                                                                            lower=False),
@@ -680,3 +681,102 @@ def case_version_checks_written_for_tf2(tf, env):
 
 def case_tensor_cpu_copy(tf, env):
     return tf.constant([1.0, 2.0]).cpu().device.endswith("CPU:0")
+
+
+# -- nn extras, debugging, grids, unique, one_hot dtypes (issue 16) ----------------------------------------------
+for _name, _expression in {
+    "gelu": lambda tf: tf.nn.gelu(tf.constant([-1.0, 0.5, 2.0])),
+    "gelu_approximate": lambda tf: tf.nn.gelu(tf.constant([-1.0, 0.5, 2.0]), approximate=True),
+    "dropout_rate_zero": lambda tf: tf.nn.dropout(tf.constant([1.0, 2.0]), 0.0),
+    "dropout_bad_rate": lambda tf: tf.nn.dropout(tf.constant([1.0, 2.0]), 1.5),
+    "embedding_lookup": lambda tf: tf.nn.embedding_lookup(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), [2, 0]),
+    "compute_average_loss": lambda tf: tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0, 4.0]),
+                                                                  global_batch_size=8),
+    "compute_average_loss_weighted": lambda tf: tf.nn.compute_average_loss(
+        tf.constant([1.0, 2.0]), sample_weight=tf.constant([0.5, 2.0])),
+    "scale_regularization_loss": lambda tf: tf.nn.scale_regularization_loss(tf.constant(3.0)),
+    "check_numerics_ok": lambda tf: tf.debugging.check_numerics(tf.constant([1.0, 2.0]), "x"),
+    "check_numerics_nan": lambda tf: tf.debugging.check_numerics(tf.constant([1.0, float("nan")]), "x"),
+    "check_numerics_inf": lambda tf: tf.debugging.check_numerics(tf.constant([float("inf")]), "x"),
+    "assert_equal_fails": lambda tf: tf.debugging.assert_equal(tf.constant([1, 2]), tf.constant([1, 3])),
+    "assert_less_fails": lambda tf: tf.debugging.assert_less(tf.constant([1.0, 5.0]), 2.0),
+    "assert_greater_equal_fails": lambda tf: tf.debugging.assert_greater_equal(tf.constant([1, 5]), 2),
+    "meshgrid_xy": lambda tf: tf.stack(tf.meshgrid([1, 2, 3], [4, 5])),
+    "meshgrid_ij": lambda tf: tf.stack(tf.meshgrid([1, 2, 3], [4, 5, 6], indexing="ij")),
+    "unique_values": lambda tf: tf.unique(tf.constant([4, 1, 4, 2, 1])).y,
+    "unique_indices": lambda tf: tf.unique(tf.constant([4, 1, 4, 2, 1])).idx,
+    "unique_of_a_matrix": lambda tf: tf.unique(tf.constant([[1, 2]])).y,
+    "one_hot_int_values": lambda tf: tf.one_hot([0, 2], 3, on_value=5, off_value=-1),
+    "one_hot_mixed_values": lambda tf: tf.one_hot([0, 2], 3, on_value=5, off_value=0.5),
+    "one_hot_float64": lambda tf: tf.one_hot([1], 2, dtype=tf.float64),
+}.items():
+    globals()[f"case_op_{_name}"] = _value_case(_expression)
+
+
+def case_assertion_messages(tf, env):
+    try:
+        tf.debugging.assert_equal(tf.constant([1, 2, 3]), tf.constant([1, 0, 0]), message="mismatch")
+    except tf.errors.InvalidArgumentError as error:
+        return error.message.split(" [Op:")[0].splitlines()[:4]
+
+
+def case_assertions_and_print_run_inside_a_function(tf, env):
+    @tf.function
+    def checked(x):
+        tf.debugging.assert_less(x, 10.0)
+        tf.print("value", x)
+        return x * 2.0
+
+    ok = float(checked(tf.constant(3.0)))
+    try:
+        checked(tf.constant(30.0))
+    except tf.errors.InvalidArgumentError:
+        return [ok, "raised"]
+    return [ok, "not raised"]
+
+
+def case_gradient_of_gelu(tf, env):
+    x = tf.constant([-1.0, 0.5, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.nn.gelu(x))
+    return _rounded(tape.gradient(y, x).numpy())
+
+
+def case_device_spec_without_index_after_device(tf, env):
+    return tf.DeviceSpec.from_string("/device:GPU").to_string()
+
+
+def case_run_functions_eagerly(tf, env):
+    calls = []
+
+    @tf.function
+    def f(x):
+        calls.append(type(x).__name__ == "EagerTensor")
+        return x + 1.0
+
+    tf.config.run_functions_eagerly(True)
+    try:
+        f(tf.constant(1.0))
+        f(tf.constant(2.0))
+        eager = tf.config.functions_run_eagerly()
+    finally:
+        tf.config.run_functions_eagerly(False)
+    return [calls, eager, tf.config.functions_run_eagerly()]
+
+
+def case_init_scope_runs_eagerly_inside_a_trace(tf, env):
+    seen = []
+
+    @tf.function
+    def f(x):
+        with tf.init_scope():
+            seen.append(tf.executing_eagerly())
+        return x
+
+    f(tf.constant(1.0))
+    return seen
+
+
+def case_build_info_and_rocm(tf, env):
+    return [tf.test.is_built_with_rocm(), sorted(k for k in tf.sysconfig.get_build_info() if k.startswith("is_"))[:3]]

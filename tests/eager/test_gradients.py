@@ -133,6 +133,8 @@ CASES = {
                         * tf.constant(W32.T), [signed(2)]),
     "MatrixDiag": (lambda x: tf.linalg.diag(x) * tf.constant(W33), [signed(3)]),
     "Einsum": (lambda a, b: tf.einsum("ij,jk->ik", a, b) * tf.constant(W32), [signed(3, 4), signed(4, 2)]),
+    "Erf": (lambda x: tf.nn.gelu(x), [signed(2, 3)]),
+    "CheckNumerics": (lambda x: tf.debugging.check_numerics(x, "x") * 2.0, [signed(3)]),
     "SoftmaxCrossEntropyWithLogits": (
         lambda x, y: tf.nn.softmax_cross_entropy_with_logits(y, x), [signed(2, 3), LABELS]),
 }

@@ -23,7 +23,6 @@ VALID = [
     ("/device:GPU:1", "/device:GPU:1"),
     ("/device:gpu:0", "/device:GPU:0"),
     ("/device:CPU:*", "/device:CPU:*"),
-    ("/device:CPU", "/device:CPU:*"),
     ("/device:tpu:0", "/device:TPU:0"),
     ("/device:MyFunnyDevice:2", "/device:MyFunnyDevice:2"),
     ("/job:localhost/replica:0/task:0/device:GPU:1", "/job:localhost/replica:0/task:0/device:GPU:1"),
@@ -52,6 +51,9 @@ INVALID = [
     ("/device:GPU:abc", "'abc' is not a non-negative integer", "/device:GPU:0"),
     ("/replica:x", "the replica number 'x'", "/replica:0"),
     ("/device:GPU:1:2", "too many ':'-separated parts", "/device:GPU:1"),
+    ("/device:GPU", "Unknown attribute 'device' is encountered while parsing the device spec: '/device:GPU'.",
+     "/device:GPU:0"),  # TF 2.21 refuses a device type without an index after 'device:'
+
     # TensorFlow accepts these silently; placeflow refuses them (docs/device-names.md).
     ("/task:-1", "the task number must be a non-negative integer", "/task:0"),
     ("/gpu:-1", "the device index must be a non-negative integer", "/gpu:0"),

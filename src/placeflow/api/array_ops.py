@@ -125,10 +125,24 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
                    name=name)
 
 
+def _one_hot_dtype(on_value, off_value, dtype):
+    """TensorFlow's rule: the given dtype, else the on/off values' dtype (they must agree), else float32."""
+    given = [convert_to_tensor(v).dtype for v in (on_value, off_value) if v is not None]
+    if len(given) == 2 and given[0] != given[1]:
+        raise TypeError(f"dtype {given[0]!r} of on_value does not match dtype {given[1]!r} of off_value")
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+        if given and given[0] != dtype and not all(isinstance(v, (int, float)) for v in (on_value, off_value)
+                                                   if v is not None):
+            raise TypeError(f"dtype {given[0]!r} of on_value does not match dtype parameter {dtype!r}")
+        return dtype
+    return given[0] if given else dtypes.float32
+
+
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """Vectors with `on_value` at each index and `off_value` elsewhere."""
     x = convert_to_tensor(indices)
-    dtype = dtypes.as_dtype(dtype or dtypes.float32)
+    dtype = _one_hot_dtype(on_value, off_value, dtype)
     attrs = {"depth": int(depth), "on_value": 1 if on_value is None else on_value,
              "off_value": 0 if off_value is None else off_value, "axis": -1 if axis is None else int(axis),
              "dtype": dtype}

@@ -163,3 +163,31 @@ def rank(input, name=None):  # noqa: A002
 def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002
     """The shape of each tensor of `input`, as 1-D tensors."""
     return [shape(x, out_type=out_type) for x in input]
+
+
+def meshgrid(*args, indexing="xy", name=None):
+    """Coordinate grids from 1-D tensors: 'xy' (Cartesian, first two swapped) or 'ij' (matrix) indexing."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"Argument `indexing` parameter must be either 'xy' or 'ij', got '{indexing}'")
+    vectors = [reshape(convert_to_tensor(a), [-1]) for a in args]
+    sizes = [int(v.shape[0]) for v in vectors]
+    if indexing == "xy" and len(vectors) >= 2:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    grids = []
+    for i, vector in enumerate(vectors):
+        axis = i
+        if indexing == "xy" and len(vectors) >= 2 and i < 2:
+            axis = 1 - i
+        view = [1] * len(vectors)
+        view[axis] = -1
+        grids.append(broadcast_to(reshape(vector, view), sizes))
+    return grids
+
+
+def unique(x, out_idx=dtypes.int32, name=None):
+    """(y, idx): the distinct values of 1-D `x` in order of first appearance, and x's index into y (Unique)."""
+    from collections import namedtuple
+    tensor = convert_to_tensor(x)
+    out_idx = dtypes.as_dtype(out_idx)
+    y, idx = execute("Unique", (tensor,), tensor.dtype, {"out_idx": out_idx}, name=name)
+    return namedtuple("Unique", ["y", "idx"])(y, idx)

@@ -128,3 +128,40 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
         from .array_ops import squeeze
         mean, variance = squeeze(mean, axes), squeeze(variance, axes)
     return mean, variance
+
+
+def gelu(features, approximate=False, name=None):
+    """x * P(X <= x) for a standard normal X: with erf, or TensorFlow's tanh approximation."""
+    from . import math_ops
+    x = convert_to_tensor(features)
+    if approximate:
+        cube = x * x * x
+        return 0.5 * x * (1.0 + math_ops.tanh(0.7978845608028654 * (x + 0.044715 * cube)))
+    return 0.5 * x * (1.0 + execute("Erf", (x * 0.7071067811865476,), x.dtype))
+
+
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    """x with each element zeroed with probability `rate` and the rest scaled by 1 / (1 - rate)."""
+    from . import math_ops, random
+    x = convert_to_tensor(x)
+    rate = float(rate)
+    if not 0.0 <= rate < 1.0:
+        raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
+    if rate == 0.0:
+        return x
+    shape = tuple(x.shape) if noise_shape is None else tuple(int(d) for d in noise_shape)
+    keep = math_ops.cast(random.uniform(shape, dtype=x.dtype, seed=seed) >= rate, x.dtype)
+    return x * keep * (1.0 / (1.0 - rate))
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """The rows of `params` at `ids` (a gather along axis 0)."""
+    from .indexing import gather
+    if max_norm is not None:
+        raise NotImplementedError("embedding_lookup(max_norm=...) is not implemented in placeflow.")
+    if isinstance(params, (list, tuple)):
+        if len(params) != 1:
+            raise NotImplementedError("embedding_lookup over a partitioned list of params is not implemented in "
+                                      "placeflow; pass one tensor.")
+        params = params[0]
+    return gather(params, ids)

@@ -115,3 +115,11 @@ def _cupy_gpus() -> list:
             compute_capability=(props["major"], props["minor"]),
         ))
     return gpus
+
+
+def build_info() -> dict:
+    """tf.sysconfig.get_build_info's keys: whether CUDA (CuPy, not imported) is available, never ROCm/TensorRT."""
+    import importlib.util
+    from ..framework.version import PLACEFLOW_VERSION
+    return {"is_cuda_build": importlib.util.find_spec("cupy") is not None, "is_rocm_build": False,
+            "is_tensorrt_build": False, "placeflow_version": PLACEFLOW_VERSION}

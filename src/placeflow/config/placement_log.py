@@ -37,3 +37,8 @@ def ensure_handler() -> None:
         logger.propagate = False
     if logger.level == logging.NOTSET or logger.level > logging.INFO:
         logger.setLevel(logging.INFO)
+
+
+def get_logger():
+    """placeflow's logger ('placeflow'; TensorFlow's is named 'tensorflow'): set its level or add handlers."""
+    return logging.getLogger("placeflow")

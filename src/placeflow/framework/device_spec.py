@@ -74,7 +74,10 @@ def _parse_piece(piece: str, fields: dict, spec: str) -> None:
     elif key == "device" and len(parts) > 3:
         raise _Problem(f"{piece!r} has too many ':'-separated parts", piece, ":".join(parts[:3]),
                        f"Unknown attribute 'device' is encountered while parsing the device spec: '{spec}'.")
-    elif key == "device" and len(parts) in (2, 3):
+    elif key == "device" and len(parts) == 2:  # '/device:GPU' has no index: TensorFlow refuses it
+        raise _Problem(f"{piece!r} names a device type without an index after 'device:'", piece, piece + ":0",
+                       f"Unknown attribute 'device' is encountered while parsing the device spec: '{spec}'.")
+    elif key == "device" and len(parts) == 3:
         _set_type(fields, _device_type(parts[1], piece), parts[2] if len(parts) == 3 else "*", piece, spec)
     else:
         raise _unknown_piece(piece, spec)

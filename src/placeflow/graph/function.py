@@ -21,6 +21,7 @@ from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..framework import graph_mode, nest
 from ..framework.device_spec import DeviceSpec
+from ..ops.debug import SIDE_EFFECT_OPS
 from ..framework.tensor_spec import TensorSpec
 from ..placement import graph_placer, policy
 from ..placement.scope import current as current_scope
@@ -76,7 +77,8 @@ class ConcreteFunction:
         placed = graph_placer.place(self.graph.get_operations(), {}, ctx, ctx.soft_device_placement,
                                     ctx.log_device_placement, reasons)
         fetch_tensors = [leaf for leaf in self._leaves if isinstance(leaf, Tensor)]
-        stateful = [op for op in self.graph.get_operations() if op.resource is not None and op.type != "ReadVariableOp"]
+        stateful = [op for op in self.graph.get_operations()
+                    if (op.resource is not None and op.type != "ReadVariableOp") or op.type in SIDE_EFFECT_OPS]
         ops = partition.needed_ops([t.op for t in fetch_tensors] + stateful, set())
         self._plan = partition.build_plan(ops, placed, fetch_tensors, self.inputs, reasons=reasons)
         used = {n.device.name: n.device for n in self._plan.nodes if n.kind not in ("const", "feed", "send")}
@@ -175,8 +177,8 @@ class Function:
         return bound
 
     def __call__(self, *args, **kwargs):
-        if graph_mode.active() is not None:  # called while another graph is built: inline the Python body
-            return self._python_function(*args, **kwargs)
+        if graph_mode.active() is not None or _functions_run_eagerly:  # inline the Python body (in another
+            return self._python_function(*args, **kwargs)              # graph being built, or run eagerly)
         if self._input_signature is not None:
             tensors = self._bind_signature(args, kwargs)
             return self._concrete_for_signature().call_flat(tensors)
@@ -303,6 +305,20 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
     if func is None:
         return lambda f: Function(f, input_signature, name, reduce_retracing)
     return Function(func, input_signature, name, reduce_retracing)
+
+
+_functions_run_eagerly = False
+
+
+def run_functions_eagerly(run_eagerly: bool) -> None:
+    """Make every `function` call run its Python body eagerly (for debugging), or trace again."""
+    global _functions_run_eagerly
+    _functions_run_eagerly = bool(run_eagerly)
+
+
+def functions_run_eagerly() -> bool:
+    """Whether `function` calls run eagerly (run_functions_eagerly)."""
+    return _functions_run_eagerly
 
 
 def _refuse_unimplemented(**options) -> None:

@@ -10,6 +10,7 @@ from ..eager.tensor import TensorRef
 from ..framework import errors, graph_mode
 from ..framework.tensor_shape import TensorShape
 from ..placement import device_scope
+from ..ops.debug import SIDE_EFFECT_OPS
 from ..placement import scope as scope_module
 
 VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")   # TensorFlow's patterns for node names,
@@ -181,6 +182,7 @@ class Graph:
         self._local = threading.local()
         self._collections: dict = {}
         self._finalized = False
+        self._last_side_effect = None  # the last print or assertion: the next one runs after it
         self.version = 0
 
     # -- default graph ------------------------------------------------------------------------
@@ -287,6 +289,10 @@ class Graph:
         full_name = self._node_name(name, op_type)
         op = Operation(self, full_name, op_type, inputs, attrs, dtype, state.control)
         op.resource = resource
+        if op_type in SIDE_EFFECT_OPS:  # prints and assertions run in program order
+            if self._last_side_effect is not None:
+                op.control_inputs.append(self._last_side_effect)
+            self._last_side_effect = op
         op.outputs = [Tensor(op, i, out_dtype, shape) for i, (out_dtype, shape) in enumerate(outputs)]
         self._assign_device(op, state)
         with self._lock:

@@ -77,3 +77,8 @@ def executing_eagerly() -> bool:
     return graph_mode.active() is None
 
 
+
+
+def init_scope():
+    """A scope where ops run eagerly, even inside a `function` being traced (for creating state once)."""
+    return graph_mode.suspended()

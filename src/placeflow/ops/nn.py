@@ -1,4 +1,6 @@
-"""Neural-network ops: activations, their fused gradients, bias add, softmax cross-entropy."""
+"""Neural-network ops: activations, their fused gradients, bias add, softmax cross-entropy, erf."""
+
+import numpy as np_module
 
 from ..framework import errors
 from . import shape_rules as rules
@@ -169,3 +171,20 @@ def _softmax_xent(xp, logits, labels):
     log_probs = shifted - log_total
     loss = -(labels * log_probs).sum(axis=-1)
     return loss.astype(logits.dtype, copy=False), xp.exp(log_probs) - labels
+
+
+def _erf_kernel(xp, a):
+    if xp is not np_module:  # CuPy: its special functions
+        from cupyx.scipy.special import erf
+        return erf(a)
+    return _erf_host(a).astype(a.dtype, copy=False)
+
+
+def _erf_host(a):
+    import math
+    flat = np_module.frompyfunc(math.erf, 1, 1)(a.astype(np_module.float64).reshape(-1))
+    return flat.astype(np_module.float64).reshape(a.shape)
+
+
+define("Erf", FLOATS, shape=rules.same,
+       grad=lambda e, g: [g * (2.0 / 1.7724538509055159) * emit("Exp", (-(e.inputs[0] * e.inputs[0]),))])(_erf_kernel)

@@ -1,11 +1,11 @@
-"""Sorting and segment ops: top_k (sort and argsort are built on it), unsorted segment sum and max."""
+"""Sorting and segment ops: top_k (sort and argsort are built on it), unsorted segment sum and max, unique."""
 
 import numpy as np
 
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, where, zeros_like
-from .registry import NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define
+from .registry import ALL as ALL_TYPES, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define
 
 
 def _top_k_shape(shapes, attrs):
@@ -116,3 +116,17 @@ def _scatter_add(xp, out, index, values) -> None:
         import cupyx
         cupyx.scatter_add(out, index, values)
 
+
+
+@define("Unique", ALL_TYPES, shape=lambda shapes, attrs: [(None,), None if shapes[0] is None else tuple(shapes[0])],
+        grad=NOT_DIFFERENTIABLE, dtype=lambda dtype, attrs: [dtype, attrs.get("out_idx", d.int32)])
+def _unique(xp, a, out_idx=d.int32):
+    """(the distinct values in order of first appearance, each element's index into them) (Unique)."""
+    if a.ndim != 1:
+        raise InvalidArgumentError(None, None, f"unique expects a 1D vector. [Op:Unique] (got shape {list(a.shape)})")
+    host = a.get() if hasattr(a, "get") else a
+    _, first, inverse = np.unique(host, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return xp.asarray(host[np.sort(first)]), xp.asarray(rank[inverse.reshape(-1)].astype(out_idx.numpy_dtype))

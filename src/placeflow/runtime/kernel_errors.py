@@ -26,7 +26,7 @@ def as_op_error(exc: BaseException, op: str, name: str | None, device) -> BaseEx
         log_exhausted(exc, op)
         return exc.for_op(op, name)
     if isinstance(exc, errors.OpError):
-        if "[Op:" in exc.message or "{{node " in exc.message:
+        if "[Op:" in exc.message or "{{node " in exc.message or getattr(exc, "complete", False):
             return exc
         return _with_first_line_suffix(type(exc), exc.message, f" [Op:{op}] name: {name or ''}")
     cls, text = classify(exc, device)

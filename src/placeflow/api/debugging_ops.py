@@ -1,0 +1,79 @@
+"""tf.debugging's assertions and check_numerics, and tf.print: ops, so they also run inside `function`."""
+
+from __future__ import annotations
+
+import sys
+
+from ..eager.convert import convert_to_tensor
+from ..eager.execute import execute
+from ..eager.tensor import EagerTensor
+from ..graph.graph import Tensor as GraphTensor
+
+
+def _assert(relation, x, y, message, summarize, name):
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, dtype=x.dtype)
+    return execute("_AssertCompare", (x, y), x.dtype, {"relation": relation, "message": message or "",
+                                                      "summarize": int(summarize or 3)}, name=name)
+
+
+def assert_equal(x, y, message=None, summarize=None, name=None):
+    """InvalidArgumentError unless x == y everywhere (broadcasting); in a function, when it runs."""
+    return _assert("==", x, y, message, summarize, name)
+
+
+def assert_none_equal(x, y, message=None, summarize=None, name=None):
+    """InvalidArgumentError unless x != y everywhere."""
+    return _assert("!=", x, y, message, summarize, name)
+
+
+def assert_less(x, y, message=None, summarize=None, name=None):
+    """InvalidArgumentError unless x < y everywhere."""
+    return _assert("<", x, y, message, summarize, name)
+
+
+def assert_less_equal(x, y, message=None, summarize=None, name=None):
+    """InvalidArgumentError unless x <= y everywhere."""
+    return _assert("<=", x, y, message, summarize, name)
+
+
+def assert_greater(x, y, message=None, summarize=None, name=None):
+    """InvalidArgumentError unless x > y everywhere."""
+    return _assert(">", x, y, message, summarize, name)
+
+
+def assert_greater_equal(x, y, message=None, summarize=None, name=None):
+    """InvalidArgumentError unless x >= y everywhere."""
+    return _assert(">=", x, y, message, summarize, name)
+
+
+def assert_rank(x, rank, message=None, name=None):
+    """ValueError unless `x` has rank `rank` (known statically, as TF checks it when possible)."""
+    x = convert_to_tensor(x)
+    if x.shape is not None and len(x.shape) != int(rank):
+        raise ValueError(f"{message + '. ' if message else ''}Tensor {getattr(x, 'name', 'x')} must have rank "
+                         f"{int(rank)}.  Received rank {len(x.shape)}, shape {tuple(x.shape)}")
+
+
+def check_numerics(tensor, message, name=None):
+    """`tensor`, or InvalidArgumentError '<message> : Tensor had NaN values' (or Inf)."""
+    x = convert_to_tensor(tensor)
+    return execute("CheckNumerics", (x,), x.dtype, {"message": message}, name=name)
+
+
+def print_(*inputs, output_stream=sys.stderr, sep=" ", end="\n", summarize=3, name=None):
+    """tf.print: write the inputs (tensors by value) to stderr or stdout; inside `function`, when it runs."""
+    if output_stream not in (sys.stderr, sys.stdout):
+        raise NotImplementedError("tf.print(output_stream=...) other than sys.stderr or sys.stdout is not "
+                                  "implemented in placeflow.")
+    tensors, parts = [], []
+    for value in inputs:
+        if isinstance(value, (EagerTensor, GraphTensor)) or hasattr(value, "_as_tensor"):
+            tensors.append(convert_to_tensor(value))
+            parts.append(None)
+        else:
+            parts.append(value)
+    attrs = {"parts": tuple(parts), "sep": sep, "end": end, "summarize": summarize,
+             "stream": "stderr" if output_stream is sys.stderr else "stdout"}
+    dtype = tensors[0].dtype if tensors else None
+    return execute("PrintV2", tuple(tensors), dtype, attrs, name=name)
