@@ -780,3 +780,54 @@ def case_init_scope_runs_eagerly_inside_a_trace(tf, env):
 
 def case_build_info_and_rocm(tf, env):
     return [tf.test.is_built_with_rocm(), sorted(k for k in tf.sysconfig.get_build_info() if k.startswith("is_"))[:3]]
+
+
+# -- random: properties TensorFlow and placeflow share (their streams differ: docs/divergences.md) --------------
+def case_random_integer_uniform(tf, env):
+    values = tf.random.uniform([200], 3, 7, dtype=tf.int32, seed=1).numpy()
+    return [str(values.dtype), int(values.min()) >= 3, int(values.max()) <= 6, len(set(values.tolist())) == 4]
+
+
+def case_random_integer_uniform_needs_maxval(tf, env):
+    tf.random.uniform([2], dtype=tf.int64)
+
+
+def case_random_truncated_normal_range(tf, env):
+    values = tf.random.truncated_normal([2000], mean=1.0, stddev=0.5, seed=3).numpy()
+    return [float(values.min()) >= 0.0, float(values.max()) <= 2.0, abs(float(values.mean()) - 1.0) < 0.05]
+
+
+def case_random_categorical(tf, env):
+    samples = tf.random.categorical(tf.math.log([[0.5, 0.5, 0.0], [0.0, 0.0, 1.0]]), 50, seed=2)
+    values = samples.numpy()
+    return [samples.dtype.name, list(values.shape), set(values[0].tolist()) <= {0, 1}, sorted(set(values[1].tolist()))]
+
+
+def case_random_shuffle_is_a_permutation(tf, env):
+    return sorted(tf.random.shuffle(tf.range(10), seed=4).numpy().tolist())
+
+
+def case_stateless_random_is_determined_by_its_seed(tf, env):
+    a = tf.random.stateless_uniform([4], seed=[1, 2])
+    b = tf.random.stateless_uniform([4], seed=[1, 2])
+    c = tf.random.stateless_uniform([4], seed=[1, 3])
+    n = tf.random.stateless_normal([3], seed=[5, 6], dtype=tf.float64)
+    return [bool((a.numpy() == b.numpy()).all()), bool((a.numpy() != c.numpy()).any()), n.dtype.name]
+
+
+def case_generator_streams(tf, env):
+    g1, g2 = tf.random.Generator.from_seed(7), tf.random.Generator.from_seed(7)
+    first = g1.normal([3]).numpy()
+    same = bool((first == g2.normal([3]).numpy()).all())
+    moved = bool((first != g1.normal([3]).numpy()).any())
+    children = g1.split(2)
+    return [same, moved, len(children), bool((children[0].uniform([3]).numpy() != children[1].uniform([3]).numpy()).any())]
+
+
+def case_global_seed_repeats_sequences(tf, env):
+    tf.random.set_seed(11)
+    a = [tf.random.uniform([2]).numpy().tolist(), tf.random.normal([2], seed=3).numpy().tolist()]
+    tf.random.set_seed(11)
+    b = [tf.random.uniform([2]).numpy().tolist(), tf.random.normal([2], seed=3).numpy().tolist()]
+    tf.random.set_seed(None)
+    return a == b

@@ -52,8 +52,10 @@ def _shape(shape) -> tuple:
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
-    """Values drawn uniformly from [minval, maxval) (maxval defaults to 1)."""
+    """Values drawn uniformly from [minval, maxval) (maxval defaults to 1; required for integer dtypes)."""
     dtype = dtypes.as_dtype(dtype)
+    if dtype.is_integer:
+        return _uniform_int(shape, minval, maxval, dtype, _generator(seed), name)
     attrs = {"shape": _shape(shape), "minval": float(minval), "maxval": 1.0 if maxval is None else float(maxval),
              "dtype": dtype, "generator": _generator(seed)}
     return execute("RandomUniform", (), dtype, attrs, name=name)
@@ -65,3 +67,139 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
              "generator": _generator(seed)}
     return execute("RandomStandardNormal", (), dtype, attrs, name=name)
+
+
+def _uniform_int(shape, minval, maxval, dtype, generator, name):
+    if maxval is None:
+        raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
+    attrs = {"shape": _shape(shape), "minval": int(minval), "maxval": int(maxval), "dtype": dtype,
+             "generator": generator}
+    return execute("RandomUniformInt", (), dtype, attrs, name=name)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Normal values, those beyond two standard deviations drawn again."""
+    dtype = dtypes.as_dtype(dtype)
+    attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
+             "generator": _generator(seed)}
+    return execute("TruncatedNormal", (), dtype, attrs, name=name)
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """[batch, num_samples] class indices drawn from each row's softmax(logits) (int64 unless dtype says)."""
+    from ..eager.convert import convert_to_tensor
+    logits = convert_to_tensor(logits)
+    output = dtypes.as_dtype(dtype or dtypes.int64)
+    return execute("Multinomial", (logits,), logits.dtype, {"num_samples": int(num_samples), "output_dtype": output,
+                                                           "generator": _generator(seed)}, name=name)
+
+
+def shuffle(value, seed=None, name=None):
+    """`value` with its first dimension randomly permuted."""
+    from ..eager.convert import convert_to_tensor
+    tensor = convert_to_tensor(value)
+    return execute("RandomShuffle", (tensor,), tensor.dtype, {"generator": _generator(seed)}, name=name)
+
+
+# -- stateless random ops: the same (shape, seed) always gives the same values -----------------------------------
+
+def _stateless(seed) -> np.random.Generator:
+    from .array_ops import _ints
+    pair = _ints(seed)
+    if len(pair) != 2:
+        raise ValueError(f"seed must have shape [2], not {[len(pair)]}: pass two integers, e.g. seed=[1, 2].")
+    return np.random.default_rng([pair[0] & 0xFFFFFFFFFFFFFFFF, pair[1] & 0xFFFFFFFFFFFFFFFF])
+
+
+def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None, alg="auto_select"):
+    """Uniform values determined by `seed` (two integers) alone. Not TensorFlow's Philox stream: the same
+    seed gives the same values in placeflow, not the values TensorFlow gives."""
+    dtype = dtypes.as_dtype(dtype)
+    if dtype.is_integer:
+        return _uniform_int(shape, minval, maxval, dtype, _stateless(seed), name)
+    attrs = {"shape": _shape(shape), "minval": float(minval), "maxval": 1.0 if maxval is None else float(maxval),
+             "dtype": dtype, "generator": _stateless(seed)}
+    return execute("RandomUniform", (), dtype, attrs, name=name)
+
+
+def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):
+    """Normal values determined by `seed` alone (see stateless_uniform)."""
+    dtype = dtypes.as_dtype(dtype)
+    attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
+             "generator": _stateless(seed)}
+    return execute("RandomStandardNormal", (), dtype, attrs, name=name)
+
+
+def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
+                               alg="auto_select"):
+    """Truncated normal values determined by `seed` alone (see stateless_uniform)."""
+    dtype = dtypes.as_dtype(dtype)
+    attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
+             "generator": _stateless(seed)}
+    return execute("TruncatedNormal", (), dtype, attrs, name=name)
+
+
+class Generator:
+    """tf.random.Generator: a random stream with its own state (from_seed repeats; split gives
+    independent streams). Its values are placeflow's, not TensorFlow's Philox values."""
+
+    def __init__(self, seed_sequence: np.random.SeedSequence):
+        self._seeds = seed_sequence
+        self._rng = np.random.default_rng(seed_sequence)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_seed(cls, seed, alg=None):
+        """A generator whose stream depends only on `seed`."""
+        return cls(np.random.SeedSequence(int(seed) & 0xFFFFFFFFFFFFFFFF))
+
+    @classmethod
+    def from_non_deterministic_state(cls, alg=None):
+        """A generator seeded from the operating system's entropy."""
+        return cls(np.random.SeedSequence())
+
+    def _take(self) -> np.random.Generator:
+        """A generator for one op, drawn from this stream (so ops of a traced step differ call to call)."""
+        with self._lock:
+            return np.random.default_rng(self._rng.integers(0, 2**63))
+
+    def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
+        """Uniform values from [minval, maxval) (maxval required for integers)."""
+        dtype = dtypes.as_dtype(dtype)
+        if dtype.is_integer:
+            return _uniform_int(shape, minval, maxval, dtype, self._take(), name)
+        attrs = {"shape": _shape(shape), "minval": float(minval), "maxval": 1.0 if maxval is None else float(maxval),
+                 "dtype": dtype, "generator": self._take()}
+        return execute("RandomUniform", (), dtype, attrs, name=name)
+
+    def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+        """Normal values."""
+        dtype = dtypes.as_dtype(dtype)
+        attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
+                 "generator": self._take()}
+        return execute("RandomStandardNormal", (), dtype, attrs, name=name)
+
+    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+        """Truncated normal values."""
+        dtype = dtypes.as_dtype(dtype)
+        attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
+                 "generator": self._take()}
+        return execute("TruncatedNormal", (), dtype, attrs, name=name)
+
+    def split(self, count=1):
+        """`count` new generators with independent streams (this one advances)."""
+        with self._lock:
+            children = self._seeds.spawn(int(count))
+        return [Generator(child) for child in children]
+
+
+_global_generator = None
+
+
+def get_global_generator() -> Generator:
+    """The process's generator (seeded by set_seed's global seed when one is set)."""
+    global _global_generator
+    if _global_generator is None:
+        _global_generator = Generator.from_seed(_global_seed) if _global_seed is not None else \
+            Generator.from_non_deterministic_state()
+    return _global_generator

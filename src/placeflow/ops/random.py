@@ -1,7 +1,10 @@
 """Random ops: values drawn on the host from a seeded generator, so every device agrees."""
 
+import numpy as np
+
+from ..framework import dtypes as d
 from . import shape_rules as rules
-from .registry import FLOATS, NOT_DIFFERENTIABLE, define, presize_from_attrs
+from .registry import ALL, FLOATS, INTS, NOT_DIFFERENTIABLE, define, presize_from_attrs
 
 
 @define("RandomUniform", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, presize=presize_from_attrs)
@@ -15,3 +18,46 @@ def _uniform(xp, shape, minval, maxval, dtype, generator):
 def _normal(xp, shape, mean, stddev, dtype, generator):
     values = (generator.standard_normal(size=shape) * stddev + mean).astype(dtype.numpy_dtype)
     return xp.asarray(values)
+
+
+@define("RandomUniformInt", INTS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, presize=presize_from_attrs)
+def _uniform_int(xp, shape, minval, maxval, dtype, generator):
+    return xp.asarray(generator.integers(minval, maxval, size=shape, dtype=dtype.numpy_dtype))
+
+
+@define("TruncatedNormal", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, presize=presize_from_attrs)
+def _truncated_normal(xp, shape, mean, stddev, dtype, generator):
+    """Normal values more than two standard deviations from the mean are drawn again (TF's rule)."""
+    values = generator.standard_normal(size=shape)
+    outside = np.abs(values) > 2.0
+    while outside.any():
+        values[outside] = generator.standard_normal(size=int(outside.sum()))
+        outside = np.abs(values) > 2.0
+    return xp.asarray((values * stddev + mean).astype(dtype.numpy_dtype))
+
+
+def _categorical_shape(shapes, attrs):
+    logits = shapes[0]
+    return None if logits is None else (logits[0], attrs["num_samples"])
+
+
+@define("Multinomial", FLOATS, shape=_categorical_shape, grad=NOT_DIFFERENTIABLE,
+        dtype=lambda dtype, attrs: attrs.get("output_dtype", d.int64))
+def _categorical(xp, logits, num_samples=1, output_dtype=d.int64, generator=None):
+    """`num_samples` class indices per row, drawn with probabilities softmax(logits) (tf.random.categorical)."""
+    host = logits.get() if hasattr(logits, "get") else np.asarray(logits)
+    shifted = np.exp(host.astype(np.float64) - host.max(axis=1, keepdims=True))
+    probabilities = shifted / shifted.sum(axis=1, keepdims=True)
+    cumulative = np.cumsum(probabilities, axis=1)
+    draws = generator.random((host.shape[0], num_samples))
+    picks = (draws[:, :, None] >= cumulative[:, None, :-1]).sum(axis=2)
+    return xp.asarray(picks.astype(output_dtype.numpy_dtype))
+
+
+@define("RandomShuffle", ALL, shape=lambda shapes, attrs: shapes[0], grad=NOT_DIFFERENTIABLE)
+def _shuffle(xp, value, generator=None):
+    """`value` with its first dimension permuted."""
+    if value.ndim == 0:
+        return value.copy()
+    order = generator.permutation(value.shape[0])
+    return value[xp.asarray(order)]
