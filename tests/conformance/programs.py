@@ -831,3 +831,45 @@ def case_global_seed_repeats_sequences(tf, env):
     b = [tf.random.uniform([2]).numpy().tolist(), tf.random.normal([2], seed=3).numpy().tolist()]
     tf.random.set_seed(None)
     return a == b
+
+
+# -- convolution, pooling, normalization, classification metrics (issue 16) ---------------------------------------
+_IMG = np.arange(50, dtype=np.float32).reshape(1, 5, 5, 2) / 10.0
+_FIL = (np.arange(36, dtype=np.float32).reshape(3, 3, 2, 2) - 18.0) / 20.0
+for _name, _expression in {
+    "conv2d_same": lambda tf: tf.nn.conv2d(_IMG, _FIL, 1, "SAME"),
+    "conv2d_valid_stride2": lambda tf: tf.nn.conv2d(_IMG, _FIL, 2, "VALID"),
+    "conv2d_same_stride2": lambda tf: tf.nn.conv2d(_IMG, _FIL, [1, 2, 2, 1], "SAME"),
+    "conv2d_grouped": lambda tf: tf.nn.conv2d(_IMG, _FIL[:, :, :1], 1, "SAME"),
+    "conv2d_depth_not_divisible": lambda tf: tf.nn.conv2d(_IMG[..., :1], _FIL, 1, "SAME"),
+    "conv1d": lambda tf: tf.nn.conv1d(_IMG[:, 0], _FIL[0], 1, "SAME"),
+    "conv2d_transpose": lambda tf: tf.nn.conv2d_transpose(tf.ones([1, 3, 3, 2]), _FIL, [1, 5, 5, 2], 2, "SAME"),
+    "max_pool_valid": lambda tf: tf.nn.max_pool2d(_IMG, 2, 2, "VALID"),
+    "max_pool_same": lambda tf: tf.nn.max_pool2d(_IMG, 3, 2, "SAME"),
+    "avg_pool_same": lambda tf: tf.nn.avg_pool2d(_IMG, 3, 2, "SAME"),
+    "avg_pool_valid": lambda tf: tf.nn.avg_pool2d(_IMG, [2, 3], [1, 2], "VALID"),
+    "batch_normalization": lambda tf: tf.nn.batch_normalization(
+        tf.constant([[1.0, 2.0], [3.0, 6.0]]), tf.constant([2.0, 4.0]), tf.constant([1.0, 4.0]),
+        tf.constant([0.5, -0.5]), tf.constant([2.0, 1.0]), 1e-3),
+    "batch_normalization_no_scale": lambda tf: tf.nn.batch_normalization(tf.constant([1.0, 3.0]), 2.0, 1.0, None,
+                                                                          None, 0.0),
+    "confusion_matrix": lambda tf: tf.math.confusion_matrix([0, 1, 2, 1], [0, 2, 2, 1]),
+    "confusion_matrix_weighted": lambda tf: tf.math.confusion_matrix([0, 1], [1, 1], num_classes=3,
+                                                                     weights=[2.0, 0.5], dtype=tf.float32),
+    "in_top_k": lambda tf: tf.math.in_top_k([1, 0, 2], [[0.1, 0.9, 0.5], [0.3, 0.3, 0.4], [0.2, 0.2, 0.2]], 1),
+    "in_top_k_2": lambda tf: tf.math.in_top_k([0, 2], [[0.1, 0.9, 0.5], [0.5, 0.1, 0.4]], 2),
+}.items():
+    globals()[f"case_op_{_name}"] = _value_case(_expression)
+
+
+def case_gradients_through_conv_and_pooling(tf, env):
+    x, w = tf.constant(_IMG.astype(np.float64)), tf.constant(_FIL.astype(np.float64))
+    out = {}
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, w])
+        conv = tf.reduce_sum(tf.nn.conv2d(x, w, 2, "SAME") ** 2)
+        pooled = tf.reduce_sum(tf.nn.max_pool2d(x, 3, 2, "SAME") * 3.0 + tf.nn.avg_pool2d(x, 2, 2, "SAME"))
+    out["conv_x"] = _rounded(tape.gradient(conv, x).numpy(), 3)
+    out["conv_w"] = _rounded(tape.gradient(conv, w).numpy(), 3)
+    out["pool_x"] = _rounded(tape.gradient(pooled, x).numpy(), 4)
+    return out

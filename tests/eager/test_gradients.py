@@ -25,6 +25,7 @@ def distinct(*shape):
 
 W232, W25, W32, W46 = distinct(3, 2, 2), distinct(2, 5), distinct(3, 2), distinct(4, 6)
 W33, W44 = distinct(3, 3), distinct(4, 4)
+D1222, D1331, D1221 = distinct(1, 2, 2, 2) / 4.0, distinct(1, 3, 3, 1), distinct(1, 2, 2, 1)
 SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
 RELU_AT = signed(2, 3)
 LABELS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])  # rows sum to 1, as the fused kernel assumes
@@ -78,6 +79,7 @@ CASES = {
     "StridedSliceGrad": (None, []),
     "_TopKGrad": (None, []),  # TF has no second-order gradient for top_k either
     "_CholeskyGrad": (None, []),
+    "Conv2DBackpropFilter": (None, []), "MaxPoolGrad": (None, []),  # second-order: not implemented (marked)
     "Qr": (None, []), "Svd": (None, []), "SelfAdjointEigV2": (None, []),  # gradients not implemented: they raise
     "ReluGrad": (lambda g: execute("ReluGrad", (g, tf.constant(RELU_AT)), tf.float64), [signed(2, 3)]),
     "BiasAdd": (lambda x, b: tf.nn.bias_add(x, b) * tf.constant(W32), [signed(3, 2), signed(2)]),
@@ -135,6 +137,16 @@ CASES = {
     "Einsum": (lambda a, b: tf.einsum("ij,jk->ik", a, b) * tf.constant(W32), [signed(3, 4), signed(4, 2)]),
     "Erf": (lambda x: tf.nn.gelu(x), [signed(2, 3)]),
     "CheckNumerics": (lambda x: tf.debugging.check_numerics(x, "x") * 2.0, [signed(3)]),
+    "Conv2D": (lambda x, w: tf.nn.conv2d(x, w, 2, "SAME") * tf.constant(D1222),
+               [signed(1, 4, 3, 2), signed(3, 2, 2, 2)]),
+    "Conv2DBackpropInput": (lambda w, g: execute("Conv2DBackpropInput", (w, g), tf.float64, {
+        "input_sizes": (1, 3, 3, 2), "strides": (1, 2, 2, 1), "padding": "SAME"}) * tf.constant(W33[None, :, :, None]),
+        [signed(2, 2, 2, 1), signed(1, 2, 2, 1)]),
+    "MaxPool": (lambda x: tf.nn.max_pool2d(x, 2, 1, "SAME") * tf.constant(D1331), [distinct(1, 3, 3, 1)]),
+    "AvgPool": (lambda x: tf.nn.avg_pool2d(x, 2, 2, "SAME") * tf.constant(D1221), [signed(1, 3, 3, 1)]),
+    "AvgPoolGrad": (lambda g: execute("AvgPoolGrad", (g,), tf.float64, {
+        "orig_input_shape": (1, 3, 3, 1), "ksize": (1, 2, 2, 1), "strides": (1, 2, 2, 1), "padding": "SAME"})
+        * tf.constant(W33[None, :, :, None]), [signed(1, 2, 2, 1)]),
     "SoftmaxCrossEntropyWithLogits": (
         lambda x, y: tf.nn.softmax_cross_entropy_with_logits(y, x), [signed(2, 3), LABELS]),
 }
@@ -240,3 +252,18 @@ def test_gradient_inside_a_traced_function():
     loss = step(tf.constant([1.0, 1.0]))
     assert float(loss) == 5.0
     np.testing.assert_allclose(w.numpy(), [0.8, -1.6], rtol=1e-6)
+
+
+def test_grouped_convolution_gradients_match_central_differences():
+    x, w = signed(1, 3, 3, 4), signed(2, 2, 2, 4)  # input depth 4, filter depth 2: two groups of 2 outputs
+    weights = tf.constant(W44[0].reshape(1, 1, 1, 4))  # a different weight per output channel
+
+    def fn(a, b):
+        return tf.nn.conv2d(a, b, 1, "SAME") * weights
+    tensors = [tf.constant(x), tf.constant(w)]
+    with tf.GradientTape() as tape:
+        for t in tensors:
+            tape.watch(t)
+        y = tf.reduce_sum(fn(*tensors))
+    for got, expected in zip(tape.gradient(y, tensors), numerical_gradients(fn, [x, w])):
+        np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5, atol=1e-6)

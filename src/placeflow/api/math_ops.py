@@ -544,3 +544,28 @@ def tensordot(a, b, axes, name=None):
     left = reshape(transpose(a, free_a + axes_a), [size(free_a, a.shape), size(axes_a, a.shape)])
     right = reshape(transpose(b, axes_b + free_b), [size(axes_b, b.shape), size(free_b, b.shape)])
     return reshape(matmul(left, right), [int(a.shape[d]) for d in free_a] + [int(b.shape[d]) for d in free_b])
+
+
+def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=dtypes.int32, name=None):
+    """[num_classes, num_classes] counts (or weight sums) of (label, prediction) pairs."""
+    from .indexing import scatter_nd
+    from .array_ops import stack
+    labels, predictions = convert_to_tensor(labels), convert_to_tensor(predictions)
+    if num_classes is None:
+        num_classes = int(max(reduce_max(labels).numpy(), reduce_max(predictions).numpy())) + 1
+    dtype = dtypes.as_dtype(dtype)
+    pairs = stack([cast(labels, dtypes.int64), cast(predictions, dtypes.int64)], axis=1)
+    values = cast(weights, dtype) if weights is not None else cast(equal(labels, labels), dtype)
+    return scatter_nd(pairs, values, [int(num_classes), int(num_classes)])
+
+
+def in_top_k(targets, predictions, k, name=None):
+    """Whether each target's prediction is among the row's k largest (ties count as in; non-finite: False)."""
+    from .array_ops import range as arange, reshape, stack
+    from .indexing import gather_nd
+    predictions = convert_to_tensor(predictions)
+    targets = cast(convert_to_tensor(targets), dtypes.int32)
+    rows = int(predictions.shape[0])
+    chosen = gather_nd(predictions, stack([arange(rows), targets], axis=1))
+    above = reduce_sum(cast(greater(predictions, reshape(chosen, [-1, 1])), dtypes.int32), axis=1)
+    return logical_and(less(above, int(k)), is_finite(chosen))

@@ -165,3 +165,95 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
                                       "placeflow; pass one tensor.")
         params = params[0]
     return gather(params, ids)
+
+
+def _four(value, name) -> tuple:
+    """TensorFlow's stride/ksize forms (an int, [h, w], or [1, h, w, 1]) as 4 ints."""
+    if isinstance(value, int):
+        return (1, value, value, 1)
+    value = [int(v) for v in value]
+    if len(value) == 1:
+        return (1, value[0], value[0], 1)
+    if len(value) == 2:
+        return (1, value[0], value[1], 1)
+    if len(value) == 4:
+        return tuple(value)
+    raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={value} of length {len(value)}")
+
+
+def _nhwc_only(data_format, dilations):
+    if data_format not in (None, "NHWC", "NWC"):
+        raise NotImplementedError(f"data_format={data_format!r} is not implemented in placeflow; use NHWC.")
+    if dilations not in (None, 1, [1, 1], (1, 1), [1, 1, 1, 1], (1, 1, 1, 1)):
+        raise NotImplementedError("dilated convolutions are not implemented in placeflow; use dilations=1.")
+
+
+def _padding(padding) -> str:
+    if not isinstance(padding, str) or padding.upper() not in ("SAME", "VALID"):
+        raise ValueError(f"`padding` must be 'SAME' or 'VALID' (explicit paddings are not implemented in "
+                         f"placeflow). Received: padding={padding!r}")
+    return padding.upper()
+
+
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
+    """2-D convolution of NHWC `input` with HWIO `filters` (Conv2D)."""
+    _nhwc_only(data_format, dilations)
+    x = convert_to_tensor(input)
+    w = convert_to_tensor(filters, dtype=x.dtype)
+    return execute("Conv2D", (x, w), x.dtype, {"strides": _four(strides, "strides"), "padding": _padding(padding)},
+                   name=name)
+
+
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):  # noqa: A002
+    """1-D convolution of NWC `input` with WIO `filters` (a Conv2D of height 1, as TensorFlow does it)."""
+    from .array_ops import expand_dims, squeeze
+    _nhwc_only(data_format, dilations)
+    stride = stride if isinstance(stride, int) else int(list(stride)[-2] if len(list(stride)) == 3 else stride[0])
+    out = conv2d(expand_dims(input, 1), expand_dims(filters, 0), (1, 1, stride, 1), padding)
+    return squeeze(out, [1])
+
+
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC",  # noqa: A002
+                     dilations=None, name=None):
+    """The transpose (gradient) of conv2d: NHWC `input` to `output_shape`, filters HW(out)(in)."""
+    from .array_ops import _ints
+    _nhwc_only(data_format, dilations)
+    x = convert_to_tensor(input)
+    w = convert_to_tensor(filters, dtype=x.dtype)
+    return execute("Conv2DBackpropInput", (w, x), x.dtype, {"input_sizes": _ints(output_shape),
+                                                           "strides": _four(strides, "strides"),
+                                                           "padding": _padding(padding)}, name=name)
+
+
+def _pool(op, input, ksize, strides, padding, data_format, name):  # noqa: A002
+    _nhwc_only(data_format, None)
+    x = convert_to_tensor(input)
+    if len(x.shape) != 4:
+        raise ValueError(f"Input tensor must be of rank 4 (NHWC); got shape {tuple(x.shape)}")
+    return execute(op, (x,), x.dtype, {"ksize": _four(ksize, "ksize"), "strides": _four(strides, "strides"),
+                                       "padding": _padding(padding)}, name=name)
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """The maximum of each window of NHWC `input` (MaxPool)."""
+    return _pool("MaxPool", input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """The mean of each window of NHWC `input`; SAME border windows average their valid entries (AvgPool)."""
+    return _pool("AvgPool", input, ksize, strides, padding, data_format, name)
+
+
+max_pool = max_pool2d
+avg_pool = avg_pool2d
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """(x - mean) / sqrt(variance + epsilon) * scale + offset (offset and scale may be None)."""
+    from . import math_ops
+    x = convert_to_tensor(x)
+    inverse = math_ops.rsqrt(convert_to_tensor(variance, dtype=x.dtype) + variance_epsilon)
+    if scale is not None:
+        inverse = inverse * convert_to_tensor(scale, dtype=x.dtype)
+    out = x * inverse - convert_to_tensor(mean, dtype=x.dtype) * inverse
+    return out + convert_to_tensor(offset, dtype=x.dtype) if offset is not None else out

@@ -1,0 +1,203 @@
+"""Convolution and pooling on NHWC images (HWIO filters), with TensorFlow's SAME/VALID padding, and their
+gradients: Conv2D, Conv2DBackpropInput (also conv2d_transpose), Conv2DBackpropFilter, MaxPool, AvgPool."""
+
+import numpy as np
+
+from ..framework.errors import InvalidArgumentError
+from .emit import emit, shape_of
+from .registry import FLOATS, HEAVY, NOT_DIFFERENTIABLE, define
+
+
+def _windows_xp(xp):
+    if xp is np:
+        return np.lib.stride_tricks.sliding_window_view
+    from cupy.lib.stride_tricks import sliding_window_view
+    return sliding_window_view
+
+
+def output_size(size: int, window: int, stride: int, padding: str) -> int:
+    """Output length along one axis (TensorFlow's rule)."""
+    if padding == "SAME":
+        return -(-size // stride)
+    return max((size - window) // stride + 1, 0)
+
+
+def _pads(size: int, window: int, stride: int, padding: str) -> tuple:
+    if padding != "SAME":
+        return 0, 0
+    out = output_size(size, window, stride, padding)
+    total = max((out - 1) * stride + window - size, 0)
+    return total // 2, total - total // 2
+
+
+def _check(padding, strides):
+    if padding not in ("SAME", "VALID"):
+        raise InvalidArgumentError(None, None, f"padding must be 'SAME' or 'VALID', got {padding!r}")
+    if strides[0] != 1 or strides[3] != 1:
+        raise InvalidArgumentError(None, None, "Current implementation does not yet support strides in the batch "
+                                               "and depth dimensions.")
+
+
+def _padded(xp, x, kh, kw, strides, padding, fill=0.0):
+    (top, bottom), (left, right) = (_pads(x.shape[1], kh, strides[1], padding),
+                                    _pads(x.shape[2], kw, strides[2], padding))
+    if top or bottom or left or right:
+        x = xp.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)), constant_values=fill)
+    return x, (top, left)
+
+
+def _patches(xp, x, kh, kw, strides, padding, fill=0.0):
+    """[N, OH, OW, C, kh, kw] windows of the padded input, taken every stride."""
+    padded, _ = _padded(xp, x, kh, kw, strides, padding, fill)
+    windows = _windows_xp(xp)(padded, (kh, kw), axis=(1, 2))
+    return windows[:, ::strides[1], ::strides[2]][:, :output_size(x.shape[1], kh, strides[1], padding),
+                                                  :output_size(x.shape[2], kw, strides[2], padding)]
+
+
+def _conv_shape(shapes, attrs):
+    x, w = shapes
+    if x is None or w is None or None in (x[1], x[2], w[0], w[1]):
+        return None
+    strides, padding = attrs.get("strides", (1, 1, 1, 1)), attrs.get("padding", "VALID")
+    return (x[0], output_size(x[1], w[0], strides[1], padding), output_size(x[2], w[1], strides[2], padding), w[3])
+
+
+def _conv_grad(e, g):
+    x, w = e.inputs
+    attrs = {"strides": e.attrs.get("strides", (1, 1, 1, 1)), "padding": e.attrs.get("padding", "VALID")}
+    return [emit("Conv2DBackpropInput", (w, g), g.dtype, dict(attrs, input_sizes=shape_of(x))),
+            emit("Conv2DBackpropFilter", (x, g), g.dtype, dict(attrs, filter_sizes=shape_of(w)))]
+
+
+def _groups(depth: int, w_shape) -> int:
+    """How many channel groups a convolution has: input depth / filter depth (TensorFlow's grouped conv)."""
+    if len(w_shape) != 4 or w_shape[2] == 0 or depth % w_shape[2] or w_shape[3] % (depth // w_shape[2]):
+        raise InvalidArgumentError(None, None, f"input depth must be evenly divisible by filter depth: {depth} vs "
+                                               f"{w_shape[2] if len(w_shape) == 4 else list(w_shape)}")
+    return depth // w_shape[2]
+
+
+def _group_slices(depth: int, w_shape):
+    """(input channels, output channels) of each group."""
+    groups = _groups(depth, w_shape)
+    ci, co = w_shape[2], w_shape[3] // groups
+    return [(slice(k * ci, (k + 1) * ci), slice(k * co, (k + 1) * co)) for k in range(groups)]
+
+
+@define("Conv2D", FLOATS, shape=_conv_shape, grad=_conv_grad, cost=HEAVY)
+def _conv2d(xp, x, w, strides=(1, 1, 1, 1), padding="VALID"):
+    _check(padding, strides)
+    if x.ndim != 4:
+        raise InvalidArgumentError(None, None, f"input must be 4-dimensional {list(x.shape)}")
+    parts = []
+    for inputs, outputs in _group_slices(x.shape[3], w.shape):
+        patches = _patches(xp, x[..., inputs], w.shape[0], w.shape[1], strides, padding)
+        parts.append(xp.einsum("nhwcij,ijco->nhwo", patches, w[..., outputs], optimize=True))
+    out = parts[0] if len(parts) == 1 else xp.concatenate(parts, axis=-1)
+    return out.astype(x.dtype, copy=False)
+
+
+def _backprop_input(xp, w, g, input_sizes, strides, padding):
+    n, h, wid, c = input_sizes
+    kh, kw = w.shape[0], w.shape[1]
+    (top, bottom), (left, right) = _pads(h, kh, strides[1], padding), _pads(wid, kw, strides[2], padding)
+    out = xp.zeros((n, h + top + bottom, wid + left + right, c), g.dtype)
+    oh, ow = g.shape[1], g.shape[2]
+    for i in range(kh):
+        for j in range(kw):
+            out[:, i:i + strides[1] * oh:strides[1], j:j + strides[2] * ow:strides[2]] += \
+                xp.einsum("nhwo,co->nhwc", g, w[i, j])
+    return out[:, top:top + h, left:left + wid]
+
+
+@define("Conv2DBackpropInput", FLOATS, shape=lambda shapes, attrs: tuple(attrs["input_sizes"]), cost=HEAVY,
+        grad=lambda e, g: [emit("Conv2DBackpropFilter", (g, e.inputs[1]), g.dtype, {
+            "strides": e.attrs["strides"], "padding": e.attrs["padding"], "filter_sizes": shape_of(e.inputs[0])}),
+            emit("Conv2D", (g, e.inputs[0]), g.dtype, {"strides": e.attrs["strides"],
+                                                        "padding": e.attrs["padding"]})])
+def _conv2d_backprop_input(xp, w, g, input_sizes=(), strides=(1, 1, 1, 1), padding="VALID"):
+    """The gradient of Conv2D with respect to its input (also the transposed convolution)."""
+    _check(padding, strides)
+    sizes = tuple(input_sizes)
+    parts = [_backprop_input(xp, w[..., outputs], g[..., outputs], sizes[:3] + (w.shape[2],), strides, padding)
+             for _, outputs in _group_slices(sizes[3], w.shape)]
+    out = parts[0] if len(parts) == 1 else xp.concatenate(parts, axis=-1)
+    return out.astype(g.dtype, copy=False)
+
+
+@define("Conv2DBackpropFilter", FLOATS, shape=lambda shapes, attrs: tuple(attrs["filter_sizes"]), cost=HEAVY,
+        grad=NOT_DIFFERENTIABLE)
+def _conv2d_backprop_filter(xp, x, g, filter_sizes=(), strides=(1, 1, 1, 1), padding="VALID"):
+    """The gradient of Conv2D with respect to its filter."""
+    kh, kw = filter_sizes[0], filter_sizes[1]
+    parts = []
+    for inputs, outputs in _group_slices(x.shape[3], tuple(filter_sizes)):
+        patches = _patches(xp, x[..., inputs], kh, kw, strides, padding)
+        parts.append(xp.einsum("nhwcij,nhwo->ijco", patches, g[..., outputs], optimize=True))
+    out = parts[0] if len(parts) == 1 else xp.concatenate(parts, axis=-1)
+    return out.astype(x.dtype, copy=False)
+
+
+def _pool_shape(shapes, attrs):
+    x = shapes[0]
+    if x is None or None in (x[1], x[2]):
+        return None
+    ksize, strides, padding = attrs["ksize"], attrs["strides"], attrs.get("padding", "VALID")
+    return (x[0], output_size(x[1], ksize[1], strides[1], padding), output_size(x[2], ksize[2], strides[2], padding),
+            x[3])
+
+
+@define("MaxPool", FLOATS, shape=_pool_shape,
+        grad=lambda e, g: [emit("MaxPoolGrad", (e.inputs[0], g), g.dtype, dict(e.attrs))])
+def _max_pool(xp, x, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
+    _check(padding, strides)
+    patches = _patches(xp, x, ksize[1], ksize[2], strides, padding, fill=-np.inf)
+    return patches.max(axis=(4, 5)).astype(x.dtype, copy=False)
+
+
+@define("MaxPoolGrad", FLOATS, shape=lambda shapes, attrs: shapes[0], grad=NOT_DIFFERENTIABLE)
+def _max_pool_grad(xp, x, g, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
+    """Each window's gradient goes to its first maximum (row-major), as TensorFlow's CPU kernel does."""
+    kh, kw = ksize[1], ksize[2]
+    patches = _patches(xp, x, kh, kw, strides, padding, fill=-np.inf)
+    n, oh, ow, c = patches.shape[:4]
+    flat = patches.reshape(n, oh, ow, c, kh * kw)
+    winner = flat.argmax(axis=-1)
+    padded, (top, left) = _padded(xp, xp.zeros_like(x), kh, kw, strides, padding)
+    out = xp.zeros(padded.shape, g.dtype)
+    for k in range(kh * kw):
+        i, j = divmod(k, kw)
+        out[:, i:i + strides[1] * oh:strides[1], j:j + strides[2] * ow:strides[2]] += xp.where(winner == k, g, 0)
+    return out[:, top:top + x.shape[1], left:left + x.shape[2]]
+
+
+def _avg_counts(xp, shape, ksize, strides, padding, dtype):
+    ones = xp.ones((1, shape[1], shape[2], 1), dtype)
+    return _patches(xp, ones, ksize[1], ksize[2], strides, padding).sum(axis=(4, 5))
+
+
+@define("AvgPool", FLOATS, shape=_pool_shape,
+        grad=lambda e, g: [emit("AvgPoolGrad", (g,), g.dtype, dict(e.attrs, orig_input_shape=shape_of(e.inputs[0])))])
+def _avg_pool(xp, x, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
+    """The mean of each window; SAME windows at the border average their valid entries only (as TF)."""
+    _check(padding, strides)
+    patches = _patches(xp, x, ksize[1], ksize[2], strides, padding)
+    counts = _avg_counts(xp, x.shape, ksize, strides, padding, x.dtype)
+    return (patches.sum(axis=(4, 5)) / counts).astype(x.dtype, copy=False)
+
+
+@define("AvgPoolGrad", FLOATS, shape=lambda shapes, attrs: tuple(attrs["orig_input_shape"]),
+        grad=lambda e, g: [emit("AvgPool", (g,), g.dtype, {k: e.attrs[k] for k in ("ksize", "strides", "padding")})])
+def _avg_pool_grad(xp, g, orig_input_shape=(), ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
+    """Each window's gradient shared equally among the entries it averaged."""
+    shape = tuple(orig_input_shape)
+    counts = _avg_counts(xp, shape, ksize, strides, padding, g.dtype)
+    share = g / counts
+    kh, kw = ksize[1], ksize[2]
+    padded, (top, left) = _padded(xp, xp.zeros(shape, g.dtype), kh, kw, strides, padding)
+    out = xp.zeros(padded.shape, g.dtype)
+    oh, ow = g.shape[1], g.shape[2]
+    for i in range(kh):
+        for j in range(kw):
+            out[:, i:i + strides[1] * oh:strides[1], j:j + strides[2] * ow:strides[2]] += share
+    return out[:, top:top + shape[1], left:left + shape[2]]
