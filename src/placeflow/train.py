@@ -1,26 +1,83 @@
-"""placeflow.train: TensorFlow 1's optimizer names (seed 000 uses tf.train.GradientDescentOptimizer)."""
+"""placeflow.train: TensorFlow 1's optimizer names (seed 000 uses tf.train.GradientDescentOptimizer).
+
+Eagerly (and in `function`) they are the Keras optimizers; while a TF1 graph is built, `minimize(loss)`,
+`compute_gradients` and `apply_gradients` build the graph's gradient and update ops instead."""
 
 from __future__ import annotations
 
+from .framework import graph_mode
+from .graph import v1_train
+from .graph.v1_train import get_or_create_global_step  # noqa: F401
 from .keras.optimizers import SGD, Adam
 
 
-class GradientDescentOptimizer(SGD):
+def _building_tf1_graph() -> bool:
+    graph = graph_mode.active()
+    return graph is not None and not getattr(graph, "is_function_graph", False)
+
+
+class _TF1Methods:
+    """minimize/compute_gradients/apply_gradients: the graph path while a TF1 graph is built."""
+
+    def _graph_optimizer(self):
+        raise NotImplementedError
+
+    def minimize(self, loss, global_step=None, var_list=None, gate_gradients=1, aggregation_method=None,
+                 colocate_gradients_with_ops=False, name=None, grad_loss=None, tape=None):
+        """The training op (TF1 graph), or one eager update (with a tape or a zero-argument callable loss)."""
+        if _building_tf1_graph():
+            return self._graph_path().minimize(loss, global_step, var_list, name)
+        if var_list is None and isinstance(global_step, (list, tuple)):  # the Keras order: minimize(loss, var_list)
+            var_list, global_step = global_step, None
+        if global_step is not None:
+            raise NotImplementedError("minimize(global_step=...) runs eagerly here: increment your step variable "
+                                      "yourself (global_step is used while a TF1 graph is built).")
+        return super().minimize(loss, var_list if var_list is not None else [], tape=tape)
+
+    def compute_gradients(self, loss, var_list=None, **kwargs):
+        """[(gradient, variable)] of `loss` (TF1 graphs)."""
+        if not _building_tf1_graph():
+            raise RuntimeError("compute_gradients builds graph ops: call it while a TF1 graph is the default, or "
+                               "use tf.GradientTape eagerly.")
+        return self._graph_path().compute_gradients(loss, var_list)
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None, **kwargs):
+        """The update op (TF1 graph), or the eager update."""
+        if _building_tf1_graph():
+            return self._graph_path().apply_gradients(grads_and_vars, global_step, name)
+        return super().apply_gradients(grads_and_vars, name=name)
+
+    def _graph_path(self):
+        if getattr(self, "_tf1_graph_optimizer", None) is None:
+            self._tf1_graph_optimizer = self._graph_optimizer()
+        return self._tf1_graph_optimizer
+
+
+class GradientDescentOptimizer(_TF1Methods, SGD):
     """Plain gradient descent: var -= learning_rate * grad."""
 
     def __init__(self, learning_rate, use_locking=False, name="GradientDescent"):
         super().__init__(learning_rate=learning_rate, name=name)
 
+    def _graph_optimizer(self):
+        return v1_train.GraphGradientDescent(self.learning_rate, self.name)
 
-class MomentumOptimizer(SGD):
+
+class MomentumOptimizer(_TF1Methods, SGD):
     """Gradient descent with momentum (optionally Nesterov)."""
 
     def __init__(self, learning_rate, momentum, use_locking=False, name="Momentum", use_nesterov=False):
         super().__init__(learning_rate=learning_rate, momentum=momentum, nesterov=use_nesterov, name=name)
 
+    def _graph_optimizer(self):
+        return v1_train.GraphMomentum(self.learning_rate, self.momentum, self.nesterov, self.name)
 
-class AdamOptimizer(Adam):
+
+class AdamOptimizer(_TF1Methods, Adam):
     """Adam with TensorFlow 1's default epsilon (1e-8)."""
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, use_locking=False, name="Adam"):
         super().__init__(learning_rate=learning_rate, beta_1=beta1, beta_2=beta2, epsilon=epsilon, name=name)
+
+    def _graph_optimizer(self):
+        return v1_train.GraphAdam(self.learning_rate, self.beta_1, self.beta_2, self.epsilon, self.name)

@@ -873,3 +873,85 @@ def case_gradients_through_conv_and_pooling(tf, env):
     out["conv_w"] = _rounded(tape.gradient(conv, w).numpy(), 3)
     out["pool_x"] = _rounded(tape.gradient(pooled, x).numpy(), 4)
     return out
+
+
+# -- gradients API and TF1 training in a graph (issue 16) ---------------------------------------------------------
+def case_jacobian_and_batch_jacobian(tf, env):
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.stack([x[:, 0] * x[:, 1], x[:, 0] ** 2, x[:, 1] * 3.0], axis=1)
+    return {"jacobian": _rounded(tape.jacobian(y, x).numpy()), "shape": list(tape.jacobian(y, x).shape),
+            "batch": _rounded(tape.batch_jacobian(y, x).numpy()), "batch_shape": list(tape.batch_jacobian(y, x).shape)}
+
+
+def case_watch_accessed_variables_false(tf, env):
+    v, w = tf.Variable(2.0), tf.Variable(3.0)
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(w)
+        y = v * v * w
+    grads = tape.gradient(y, [v, w])
+    return [None if g is None else float(g) for g in grads]
+
+
+def case_custom_gradient(tf, env):
+    @tf.custom_gradient
+    def log1pexp(x):
+        e = tf.exp(x)
+
+        def grad(upstream):
+            return upstream * (1 - 1 / (1 + e))
+        return tf.math.log(1 + e), grad
+
+    x = tf.constant([0.0, 100.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(log1pexp(x) * tf.constant([1.0, 2.0]))
+    return _rounded(tape.gradient(y, x).numpy())
+
+
+def case_tf_gradients_in_a_graph(tf, env):
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [3])
+        y = tf.reduce_sum(tf.square(x) * tf.constant([1.0, 2.0, 3.0]))
+        (dx,) = tf.gradients(y, [x])
+        with tf.compat.v1.Session(graph=graph) as session:
+            return _rounded(session.run(dx, {x: [1.0, -1.0, 0.5]}))
+
+
+def case_tf_gradients_eagerly(tf, env):
+    return tf.gradients(tf.constant(1.0), [tf.constant(1.0)])
+
+
+def _tf1_regression(tf, optimizer):
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 1])
+        y = tf.compat.v1.placeholder(tf.float32, [None, 1])
+        w = tf.Variable([[0.5]], name="w")
+        b = tf.Variable([0.0], name="b")
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+        train = optimizer.minimize(loss)
+        with tf.compat.v1.Session(graph=graph) as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            xs = np.linspace(-1, 1, 16, dtype=np.float32).reshape(-1, 1)
+            for _ in range(20):
+                session.run(train, {x: xs, y: 3 * xs + 1})
+            return _rounded(np.concatenate([session.run(w).ravel(), session.run(b)]), 4)
+
+
+def case_tf1_gradient_descent_session_loop(tf, env):
+    return _tf1_regression(tf, tf.compat.v1.train.GradientDescentOptimizer(0.2))
+
+
+def case_tf1_momentum_session_loop(tf, env):
+    return _tf1_regression(tf, tf.compat.v1.train.MomentumOptimizer(0.1, 0.9))
+
+
+def case_tf1_nesterov_session_loop(tf, env):
+    return _tf1_regression(tf, tf.compat.v1.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True))
+
+
+def case_tf1_adam_session_loop(tf, env):
+    return _tf1_regression(tf, tf.compat.v1.train.AdamOptimizer(0.1))

@@ -1,8 +1,10 @@
 """placeflow.compat.v1: TensorFlow 1 names (graphs, sessions, ConfigProto); any other name is placeflow's own."""
 
+from .. import train
 from ..config.proto import ConfigProto, GPUOptions, apply_config
 from ..eager.variables import Variable
 from ..framework.device_spec import DeviceSpecV1 as DeviceSpec
+from ..graph.gradients import gradients
 from ..graph.graph import Graph, Operation, Tensor, get_default_graph, reset_default_graph
 from ..graph.session import InteractiveSession, Session, get_default_session
 from ..graph.step_stats import RunMetadata, RunOptions
@@ -17,8 +19,8 @@ from ..graph.variables import (
 __all__ = ["ConfigProto", "DeviceSpec", "GPUOptions", "Graph", "InteractiveSession", "Operation", "RunMetadata",
            "RunOptions", "Session", "Tensor", "Variable", "colocate_with", "control_dependencies",
            "disable_eager_execution", "enable_eager_execution", "executing_eagerly", "get_default_graph",
-           "get_default_session", "global_variables", "global_variables_initializer", "group", "name_scope",
-           "no_op", "placeholder", "reset_default_graph", "trainable_variables", "variables_initializer"]
+           "get_default_session", "global_variables", "global_variables_initializer", "gradients", "group", "name_scope",
+           "no_op", "placeholder", "reset_default_graph", "train", "trainable_variables", "variables_initializer"]
 
 
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None) -> None:

@@ -27,6 +27,22 @@ def _stack() -> list:
     return _local.tapes
 
 
+CUSTOM_GRADIENT = "_custom_gradient"  # an entry attribute: gradient(entry, *upstream) given by tf.custom_gradient
+
+
+def record_custom(inputs, outputs, gradient) -> None:
+    """Record one entry whose gradient is `gradient(entry, *upstream)` (tf.custom_gradient)."""
+    record("_CustomGradient", {CUSTOM_GRADIENT: gradient}, inputs, outputs)
+
+
+def paused_everywhere():
+    """A context in which no active tape records (the body of a custom-gradient function)."""
+    stack = contextlib.ExitStack()
+    for tape in list(_stack()):
+        stack.enter_context(_Paused(tape))
+    return stack
+
+
 class _Entry:
     """One recorded op: its type, attributes, inputs and outputs."""
 
@@ -134,6 +150,42 @@ class GradientTape:
             self._entries = []
         return pack_as(sources, results)
 
+    def jacobian(self, target, sources, unconnected_gradients="none", parallel_iterations=None,
+                 experimental_use_pfor=True):
+        """d target[i...] / d source[j...] for every element pair: shape target.shape + source.shape, per source
+        (one backward pass per element of `target`)."""
+        return self._jacobian(target, sources, unconnected_gradients, batch=False)
+
+    def batch_jacobian(self, target, source, unconnected_gradients="none", parallel_iterations=None,
+                       experimental_use_pfor=True):
+        """Per example b: d target[b, i...] / d source[b, j...]; shape [batch] + target.shape[1:] + source.shape[1:]
+        (examples must not depend on each other, as TensorFlow assumes)."""
+        return self._jacobian(target, source, unconnected_gradients, batch=True)
+
+    def _jacobian(self, target, sources, unconnected, batch: bool):
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
+                               "(or jacobians)")
+        self._used = True
+        target = _resolve(target)
+        flat_sources = [_resolve(s) for s in _flat(sources)]
+        shape = tuple(int(d) for d in target.shape)
+        rows = []
+        with _Paused(self):
+            count = int(np.prod(shape[1:] if batch else shape)) if (shape[1:] if batch else shape) else 1
+            for index in range(count):
+                seed = np.zeros(shape, dtype=target.dtype.numpy_dtype)
+                if batch:
+                    seed.reshape(shape[0], -1)[:, index] = 1
+                else:
+                    seed.reshape(-1)[index] = 1
+                grads = self._backprop([target], [_constant(seed, target.dtype)])
+                rows.append([self._source_gradient(s, grads, unconnected) for s in flat_sources])
+        if not self._persistent:
+            self._entries = []
+        results = [_stack_rows([row[k] for row in rows], shape, s, batch) for k, s in enumerate(flat_sources)]
+        return pack_as(sources, results)
+
     # -- backward pass ----------------------------------------------------------------------------
     def _backprop(self, targets, seeds) -> dict:
         grads: dict = {}
@@ -144,8 +196,9 @@ class GradientTape:
             upstream = [grads.get(id(out)) for out in entry.outputs]
             if all(g is None for g in upstream):
                 continue
-            definition = op_def(entry.op)
-            grad_fn = definition.gradient if definition is not None else None
+            custom = entry.attrs.get(CUSTOM_GRADIENT)
+            definition = op_def(entry.op) if custom is None else None
+            grad_fn = custom if custom is not None else (definition.gradient if definition is not None else None)
             if grad_fn is NOT_DIFFERENTIABLE:
                 continue
             if grad_fn is None:
@@ -172,6 +225,23 @@ class GradientTape:
         return grad
 
 
+def _stack_rows(rows, target_shape, source, batch: bool):
+    """The per-element gradients of one source as a jacobian tensor (None when no element depends on it);
+    built from ops, so it works while a function is traced too."""
+    from ..ops.emit import emit, reshape, transpose, zeros_like
+    if all(r is None for r in rows):
+        return None
+    source_shape = tuple(int(d) for d in source.shape)
+    like = next(r for r in rows if r is not None)
+    parts = [zeros_like(like) if r is None else r for r in rows]
+    stacked = emit("Pack", tuple(parts), like.dtype, {"axis": 0})  # [elements, *source]
+    if not batch:
+        return reshape(stacked, target_shape + source_shape)
+    rank = len(source_shape)
+    moved = transpose(stacked, [1, 0] + list(range(2, rank + 1)))  # [batch, elements, *source[1:]]
+    return reshape(moved, (target_shape[0],) + target_shape[1:] + source_shape[1:])
+
+
 class UnconnectedGradients:
     """What gradient() returns for sources the target does not depend on."""
 
@@ -190,6 +260,11 @@ class _Paused:
     def __exit__(self, *exc):
         self._tape._recording = self._saved
         return False
+
+
+def _constant(array, dtype):
+    from .convert import constant
+    return constant(array, dtype=dtype)
 
 
 def _execute(op, inputs, dtype, attrs=None):

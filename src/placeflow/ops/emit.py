@@ -108,13 +108,14 @@ def concat(values, axis):
 
 def reduce_to(grad, shape):
     """Sum `grad` over the dimensions that broadcasting added or stretched, back to `shape`."""
-    grad_shape = shape_of(grad)
-    if grad_shape == tuple(shape) or None in grad_shape or None in tuple(shape):
-        return grad
+    grad_shape, shape = shape_of(grad), tuple(shape)
     lead = len(grad_shape) - len(shape)
-    axes = tuple(range(lead)) + tuple(i + lead for i, dim in enumerate(shape) if dim == 1 and grad_shape[i + lead] != 1)
-    out = reduce_sum(grad, axis=list(axes)) if axes else grad
-    return reshape(out, shape)
+    if grad_shape == shape or lead < 0:
+        return grad
+    # a dimension of 1 stretched by broadcasting (an unknown one may have been: summing a size-1 axis is harmless)
+    stretched = [i + lead for i, dim in enumerate(shape) if dim == 1 and grad_shape[i + lead] != 1]
+    out = reduce_sum(grad, axis=stretched, keepdims=True) if stretched else grad
+    return reduce_sum(out, axis=list(range(lead))) if lead else out
 
 
 def binary(e, grad_x, grad_y):
