@@ -73,7 +73,7 @@ def test_control_dependencies_and_colocation(graph):
         with tf.device("/cpu:0"):
             d = tf.identity(a, name="d")
     assert c.op.control_inputs == [a.op]
-    assert d.op.colocation_group_names() == ["loc:@b"] and d.device == "/device:GPU:0"
+    assert d.op.colocation_groups() == [b"loc:@b"] and d.device == "/device:GPU:0"  # TF 2.21's form
     assert c.op.node_def["input"] == ["b:0", "^a"]
 
 

@@ -1,6 +1,6 @@
 """placeflow.config: physical and logical devices, visibility, memory options, placement flags."""
 
-from . import experimental, gpu, threading
+from . import experimental, gpu, optimizer, threading
 from .api import (
     get_logical_device_configuration,
     get_soft_device_placement,

@@ -95,6 +95,23 @@ def set_strict_placement(enabled: bool) -> None:
     context().set_placement_flag("strict_placement", enabled)
 
 
+DEVICE_POLICIES = ("explicit", "warn", "silent", "silent_for_int32")
+
+
+def set_device_policy(device_policy) -> None:
+    """What an eager op does with an input on another device: 'silent' copies (None: the default, silent),
+    'warn' copies and logs each kind of copy once, 'explicit' refuses, 'silent_for_int32' copies int32 only."""
+    if device_policy is not None and device_policy not in DEVICE_POLICIES:
+        raise ValueError(f"Not a valid device policy: {device_policy!r}; expected one of {DEVICE_POLICIES} or "
+                         f"None.")
+    context().device_policy = device_policy or "silent"
+
+
+def get_device_policy() -> str:
+    """The device policy ('silent' unless set_device_policy changed it)."""
+    return context().device_policy
+
+
 def get_per_process_memory_fraction() -> float | None:
     """The fraction of each GPU's total memory this process may use, or None for the default limit."""
     return context().memory_fraction

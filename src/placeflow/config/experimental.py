@@ -7,6 +7,7 @@ namespace by the package facade (placeflow/__init__.py): config never imports up
 
 from .api import (  # noqa: F401 - re-exported public names
     get_device_details,
+    get_device_policy,
     get_logical_device_configuration as get_virtual_device_configuration,
     get_memory_growth,
     get_per_process_memory_fraction,
@@ -14,6 +15,7 @@ from .api import (  # noqa: F401 - re-exported public names
     get_visible_devices,
     list_logical_devices,
     list_physical_devices,
+    set_device_policy,
     set_logical_device_configuration as set_virtual_device_configuration,
     set_memory_growth,
     set_per_process_memory_fraction,

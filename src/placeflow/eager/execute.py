@@ -97,17 +97,37 @@ def _to_device(value, device, op, index, ctx):
     if value.__class__ is not EagerTensor:
         return value if device.host_backed else device.upload(value)
     src = value._device
-    if ctx.strict_placement and op not in COPY_EXEMPT_OPS:
-        raise errors.InvalidArgumentError(None, None, (
-            f"Tensors on conflicting devices: cannot compute {op} as input #{index} was expected to be on "
-            f"{device.name} but is actually on {src.name} (operation running on {device.name}) Tensors can be "
-            "copied explicitly using: `with tf.device(device_name): x = tf.identity(x)` [Op:{op}]\n"
-            "placeflow: strict placement forbids implicit copies; copy explicitly as shown, or turn it off "
-            "with placeflow.config.experimental.set_strict_placement(False).".replace("{op}", op)))
+    if (ctx.strict_placement or ctx.device_policy != "silent") and op not in COPY_EXEMPT_OPS:
+        _check_copy_policy(ctx, value, src, device, op, index)
     copied = copy_array(value._value, src, device)
     if copied is not value._value:
         report.count_copy(src.name, device.name, copied.nbytes)
     return copied
+
+
+_warned_copies: set = set()
+
+
+def _check_copy_policy(ctx, value, src, device, op, index) -> None:
+    """Strict placement and set_device_policy: refuse (or log) an implicit copy between devices."""
+    policy = "explicit" if ctx.strict_placement else ctx.device_policy
+    if policy == "silent_for_int32" and value.dtype.name == "int32":
+        return
+    if policy == "warn":
+        key = (op, src.name, device.name)
+        if key not in _warned_copies:
+            _warned_copies.add(key)
+            placement_logger.warning("Copying the input #%d of %s from %s to %s (device policy 'warn').", index, op,
+                                     src.name, device.name)
+        return
+    fix = ("strict placement forbids implicit copies; copy explicitly as shown, or turn it off with "
+           "placeflow.config.experimental.set_strict_placement(False)." if ctx.strict_placement else
+           f"the device policy {policy!r} forbids implicit copies; copy explicitly as shown, or "
+           "placeflow.config.experimental.set_device_policy('silent').")
+    raise errors.InvalidArgumentError(None, None, (
+        f"Tensors on conflicting devices: cannot compute {op} as input #{index} was expected to be on "
+        f"{device.name} but is actually on {src.name} (operation running on {device.name}) Tensors can be "
+        f"copied explicitly using: `with tf.device(device_name): x = tf.identity(x)` [Op:{op}]\nplaceflow: {fix}"))
 
 
 emit.install(execute)  # gradient rules in op definitions build their ops through this dispatcher

@@ -119,7 +119,7 @@ class Operation:
     """A node: op type, inputs, control inputs, attributes, and the device it requested."""
 
     __slots__ = ("graph", "name", "type", "inputs", "control_inputs", "outputs", "attrs", "_device",
-                 "colocation_groups", "dtype", "resource", "_id", "__weakref__")
+                 "_colocation", "dtype", "resource", "_id", "__weakref__")
 
     def __init__(self, graph, name, op_type, inputs, attrs, dtype, control_inputs=()):
         self.graph, self.name, self.type = graph, name, op_type
@@ -129,7 +129,7 @@ class Operation:
         self.dtype = dtype                # the dtype that selects the kernel
         self.outputs: list = []
         self._device = ""
-        self.colocation_groups = [name]
+        self._colocation = [name]  # the names of the ops this one is colocated with (itself first)
         self.resource = None              # an eager Variable this op reads or writes (functions)
         self._id = len(graph._ops)
 
@@ -151,14 +151,14 @@ class Operation:
     def get_attr(self, name):
         """One attribute value; ValueError names the ones this op has."""
         if name == "_class":
-            return [f"loc:@{g}" for g in self.colocation_groups]
+            return self.colocation_groups()
         if name not in self.attrs:
             raise ValueError(f"Operation {self.name!r} has no attr named {name!r}; it has {sorted(self.attrs)}.")
         return self.attrs[name]
 
-    def colocation_group_names(self) -> list:
-        """The `loc:@...` colocation groups of this op (TensorFlow's `_class` attribute)."""
-        return [f"loc:@{g}" for g in self.colocation_groups]
+    def colocation_groups(self) -> list:
+        """The colocation groups of this op, as TensorFlow gives them: [b'loc:@name', ...]."""
+        return [f"loc:@{g}".encode() for g in self._colocation]
 
     def run(self, feed_dict=None, session=None):
         """Run this op (e.g. an initializer) in the default or given session."""
@@ -239,6 +239,10 @@ class Graph:
             yield f"{new}/" if new else ""
         finally:
             state.name_stack = saved
+
+    def switch_to_thread_local(self) -> None:
+        """TensorFlow's switch to per-thread name, device and control-dependency stacks: placeflow's are always
+        per thread, so this changes nothing."""
 
     def get_name_scope(self) -> str:
         """The current name scope, without a trailing slash."""
@@ -324,7 +328,7 @@ class Graph:
     def _assign_device(self, op, state) -> None:
         if state.colocation:
             first = state.colocation[0]
-            op.colocation_groups = sorted({g for c in state.colocation for g in c.colocation_groups})
+            op._colocation = sorted({g for c in state.colocation for g in c._colocation})
             op._device = first.device
             return
         op._device = scope_module.requested_in_graph(scope_module.current.get(), op)

@@ -112,9 +112,12 @@ class Session:
     def __enter__(self):
         self._default_cm = _as_default(self)
         self._default_cm.__enter__()
+        self._graph_cm = self._graph.as_default()  # as in TF: the session's graph is the default inside
+        self._graph_cm.__enter__()
         return self
 
     def __exit__(self, *exc):
+        self._graph_cm.__exit__(*exc)
         self._default_cm.__exit__(*exc)
         self.close()
         return False

@@ -104,7 +104,7 @@ def _colocation_groups(ops, placed, soft) -> dict:
 
     by_group_name = {}
     for op in ops:
-        for name in op.colocation_groups:
+        for name in op._colocation:
             first = by_group_name.setdefault(name, op)
             if first is not op:
                 parent[root(op)] = root(first)
