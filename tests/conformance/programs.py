@@ -955,3 +955,42 @@ def case_tf1_nesterov_session_loop(tf, env):
 
 def case_tf1_adam_session_loop(tf, env):
     return _tf1_regression(tf, tf.compat.v1.train.AdamOptimizer(0.1))
+
+
+def case_tf1_variable_scope_and_get_variable(tf, env):
+    tf1 = tf.compat.v1
+    out = []
+    with tf.Graph().as_default():
+        with tf1.variable_scope("s"):
+            w = tf1.get_variable("w", [2], initializer=tf1.zeros_initializer())
+        out.append([w.name, list(w.shape)])
+        try:
+            with tf1.variable_scope("s"):
+                tf1.get_variable("w", [2])
+        except ValueError as error:
+            out.append(str(error).splitlines()[0])
+        with tf1.variable_scope("s", reuse=True):
+            out.append(tf1.get_variable("w") is w)
+        try:
+            with tf1.variable_scope("s", reuse=True):
+                tf1.get_variable("zz", [1])
+        except ValueError as error:
+            out.append(str(error).splitlines()[0])
+        with tf1.variable_scope("t", reuse=tf1.AUTO_REUSE):
+            a = tf1.get_variable("v", [1], initializer=tf1.constant_initializer(2.5))
+            b = tf1.get_variable("v", [1])
+        out.append([a is b, a.name])
+        with tf1.Session() as session:
+            session.run(tf1.global_variables_initializer())
+            out.append(_rounded(session.run(a)))
+    return out
+
+
+def case_tf1_placeholder_with_default(tf, env):
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        p = tf1.placeholder_with_default(tf.constant([1.0, 2.0]), [None])
+        doubled = p * 2.0
+        with tf1.Session() as session:
+            return [session.run(doubled).tolist(), session.run(doubled, {p: [5.0]}).tolist(), p.op.type,
+                    str(p.shape)]

@@ -12,11 +12,20 @@ from ..graph.v1_api import (
     colocate_with, control_dependencies, disable_eager_execution, executing_eagerly, group, name_scope, no_op,
     placeholder,
 )
+from ..graph.variable_scope import AUTO_REUSE, get_variable, variable_scope
+from ..graph.v1_api import placeholder_with_default
+from ..keras.initializers import (
+    Constant as constant_initializer, GlorotUniform as glorot_uniform_initializer, Ones as ones_initializer,
+    RandomNormal as random_normal_initializer, RandomUniform as random_uniform_initializer,
+    Zeros as zeros_initializer,
+)
 from ..graph.variables import (
     global_variables, global_variables_initializer, trainable_variables, variables_initializer,
 )
 
-__all__ = ["ConfigProto", "DeviceSpec", "GPUOptions", "Graph", "InteractiveSession", "Operation", "RunMetadata",
+__all__ = ["AUTO_REUSE", "constant_initializer", "get_variable", "glorot_uniform_initializer", "ones_initializer",
+           "placeholder_with_default", "random_normal_initializer", "random_uniform_initializer", "variable_scope",
+           "zeros_initializer", "ConfigProto", "DeviceSpec", "GPUOptions", "Graph", "InteractiveSession", "Operation", "RunMetadata",
            "RunOptions", "Session", "Tensor", "Variable", "colocate_with", "control_dependencies",
            "disable_eager_execution", "enable_eager_execution", "executing_eagerly", "get_default_graph",
            "get_default_session", "global_variables", "global_variables_initializer", "gradients", "group", "name_scope",

@@ -82,3 +82,16 @@ def executing_eagerly() -> bool:
 def init_scope():
     """A scope where ops run eagerly, even inside a `function` being traced (for creating state once)."""
     return graph_mode.suspended()
+
+
+def placeholder_with_default(input, shape, name=None):  # noqa: A002 - TensorFlow's parameter name
+    """`input` unless a value is fed for it (PlaceholderWithDefault); eagerly, `input` itself."""
+    from ..eager.convert import convert_to_tensor
+    graph = graph_mode.active()
+    value = convert_to_tensor(input)
+    if graph is None:
+        return value
+    shape = None if shape is None else tuple(None if d is None or d == -1 else int(d) for d in shape)
+    op = graph.create_op("PlaceholderWithDefault", [value], {"shape": shape}, value.dtype,
+                         name or "PlaceholderWithDefault", [(value.dtype, shape)])
+    return op.outputs[0]

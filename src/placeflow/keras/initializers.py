@@ -42,6 +42,25 @@ class Ones(Initializer):
         return np.ones(shape, dtypes.as_dtype(dtype).numpy_dtype)
 
 
+class Constant(Initializer):
+    """Every element `value` (a scalar, or an array of the variable's shape)."""
+
+    def __init__(self, value=0):
+        super().__init__()
+        self.value = value
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        value = np.asarray(self.value, dtypes.as_dtype(dtype).numpy_dtype)
+        if value.ndim and tuple(value.shape) != tuple(shape):
+            raise TypeError(f"Constant initializer of shape {value.shape} does not match the variable shape "
+                            f"{tuple(shape)}.")
+        return np.broadcast_to(value, tuple(shape)).copy()
+
+    def get_config(self) -> dict:
+        """The constant."""
+        return {"value": self.value}
+
+
 class RandomUniform(Initializer):
     """Uniform in [minval, maxval)."""
 
@@ -93,7 +112,7 @@ class HeNormal(Initializer):
         return values.astype(dtypes.as_dtype(dtype).numpy_dtype)
 
 
-_BY_NAME = {"zeros": Zeros, "ones": Ones, "glorot_uniform": GlorotUniform, "random_normal": RandomNormal,
+_BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "glorot_uniform": GlorotUniform, "random_normal": RandomNormal,
             "random_uniform": RandomUniform, "he_normal": HeNormal}
 
 

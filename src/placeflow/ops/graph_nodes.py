@@ -24,3 +24,5 @@ _node("AssignSub", NUMBERS, GPU_VARIABLE_DTYPES & NUMBERS, rules.same, lambda xp
 _node("NoOp", ANY, ALL, rules.scalar, lambda xp: None)
 _node("_Send", ANY, ALL, rules.same, lambda xp, value: value)
 _node("_Recv", ANY, ALL, rules.same, lambda xp, value: value)
+define("PlaceholderWithDefault", ANY, gpu=ALL, shape=rules.from_shape_attr, grad=lambda e, g: [g], cost=CHEAP)(
+    lambda xp, value, shape=None: value)  # its input, unless a value is fed for it
