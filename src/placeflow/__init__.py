@@ -31,6 +31,7 @@ from .api.math_ops import (  # noqa: F401
 from .eager.tensor import EagerTensor as Tensor  # noqa: F401
 from .api.operators import is_tensor  # noqa: F401
 from .api.custom_gradient import custom_gradient  # noqa: F401
+from .api.control_flow import case, cond, switch_case, while_loop  # noqa: F401
 from .graph.gradients import gradients  # noqa: F401
 from .api.debugging_ops import print_ as print  # noqa: F401,A004 - TensorFlow's tf.print
 from .config.placement_log import get_logger  # noqa: F401

@@ -994,3 +994,115 @@ def case_tf1_placeholder_with_default(tf, env):
         with tf1.Session() as session:
             return [session.run(doubled).tolist(), session.run(doubled, {p: [5.0]}).tolist(), p.op.type,
                     str(p.shape)]
+
+
+# -- control flow (issue 16) -------------------------------------------------------------------------------------
+def case_cond_eager_and_traced(tf, env):
+    def pick(x, p):
+        return tf.cond(p, lambda: x * 2.0, lambda: x - 1.0)
+
+    traced = tf.function(pick)
+    return [float(pick(tf.constant(3.0), tf.constant(True))), float(traced(tf.constant(3.0), tf.constant(True))),
+            float(traced(tf.constant(3.0), tf.constant(False))), traced.experimental_get_tracing_count()]
+
+
+def case_cond_runs_only_the_chosen_branch(tf, env):
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def step(p):
+        tf.cond(p, lambda: v.assign_add(1.0), lambda: v.assign_sub(10.0))
+        return v.read_value()
+
+    return [float(step(tf.constant(True))), float(step(tf.constant(False))), float(step(tf.constant(True)))]
+
+
+def case_cond_gradients_in_a_function(tf, env):
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def grads(x, p):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.cond(p, lambda: x * x * v, lambda: x + v * 3.0)
+        return tape.gradient(y, [x, v])
+
+    return [[float(g) for g in grads(tf.constant(3.0), tf.constant(p))] for p in (True, False)]
+
+
+def case_cond_branch_structures_must_match(tf, env):
+    @tf.function
+    def f(p):
+        return tf.cond(p, lambda: (tf.constant(1.0), tf.constant(2.0)), lambda: tf.constant(1.0))
+
+    f(tf.constant(True))
+
+
+def case_cond_in_a_tf1_graph(tf, env):
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [])
+        y = tf.cond(x > 0.0, lambda: x * 10.0, lambda: -x)
+        (dy,) = tf.gradients(y, [x])
+        with tf.compat.v1.Session() as session:
+            return [session.run([y, dy], {x: value}) for value in (2.0, -3.0)]
+
+
+def case_while_loop_sum_traced(tf, env):
+    @tf.function
+    def total(n):
+        _, t = tf.while_loop(lambda i, t: i < n, lambda i, t: (i + 1, t + i), (tf.constant(0), tf.constant(0)))
+        return t
+
+    return [int(total(tf.constant(5))), int(total(tf.constant(100)))]
+
+
+def case_while_loop_maximum_iterations_and_eager(tf, env):
+    eager = tf.while_loop(lambda i: i < 100, lambda i: i * 2, [tf.constant(1)], maximum_iterations=4)
+    traced = tf.function(lambda: tf.while_loop(lambda i: i < 100, lambda i: i * 2, [tf.constant(1)],
+                                               maximum_iterations=4))()
+    return [int(eager[0]), int(traced[0])]
+
+
+def case_while_loop_with_variable_updates(tf, env):
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def run():
+        def body(i):
+            v.assign_add(tf.cast(i, tf.float32))
+            return i + 1
+        tf.while_loop(lambda i: i < 4, body, [tf.constant(0)])
+        return v.read_value()
+
+    return [float(run()), float(run())]
+
+
+def case_while_loop_shape_change_needs_invariants(tf, env):
+    @tf.function
+    def grow():
+        return tf.while_loop(lambda x: tf.size(x) < 4, lambda x: tf.concat([x, x], 0), [tf.constant([1])])
+
+    grow()
+
+
+def case_while_loop_shape_invariants(tf, env):
+    @tf.function
+    def grow():
+        return tf.while_loop(lambda x: tf.size(x) < 4, lambda x: tf.concat([x, x], 0), [tf.constant([1])],
+                             shape_invariants=[tf.TensorShape([None])])
+
+    return grow()[0].numpy().tolist()
+
+
+def case_case_and_switch_case(tf, env):
+    @tf.function
+    def pick(x):
+        return tf.case([(x < 0, lambda: tf.constant(-1)), (x > 10, lambda: tf.constant(1))],
+                       default=lambda: tf.constant(0))
+
+    @tf.function
+    def switch(i):
+        return tf.switch_case(i, [lambda: tf.constant(10), lambda: tf.constant(20), lambda: tf.constant(30)])
+
+    return [int(pick(tf.constant(-5))), int(pick(tf.constant(50))), int(pick(tf.constant(3))),
+            int(switch(tf.constant(1))), int(switch(tf.constant(7)))]

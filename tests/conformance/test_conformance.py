@@ -18,6 +18,7 @@ ENV = types.SimpleNamespace(devices=["/gpu:0", "/gpu:1"])
 DIVERGENCES = {
     "error_constant_int32_overflow": ({"value": 0}, {"raises": "TypeError"}),      # TF wraps 2**40 to 0
     "error_constant_uint8_negative": ({"value": 255}, {"raises": "TypeError"}),    # TF wraps -1 to 255
+    "cond_branch_structures_must_match": ({"raises": "AssertionError"}, {"raises": "ValueError"}),  # TF: an assert
 }
 
 

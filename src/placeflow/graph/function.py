@@ -78,7 +78,8 @@ class ConcreteFunction:
                                     ctx.log_device_placement, reasons)
         fetch_tensors = [leaf for leaf in self._leaves if isinstance(leaf, Tensor)]
         stateful = [op for op in self.graph.get_operations()
-                    if (op.resource is not None and op.type != "ReadVariableOp") or op.type in SIDE_EFFECT_OPS]
+                    if (op.resource is not None and op.type != "ReadVariableOp") or op.type in SIDE_EFFECT_OPS
+                    or op.attrs.get("_stateful")]
         ops = partition.needed_ops([t.op for t in fetch_tensors] + stateful, set())
         self._plan = partition.build_plan(ops, placed, fetch_tensors, self.inputs, reasons=reasons)
         used = {n.device.name: n.device for n in self._plan.nodes if n.kind not in ("const", "feed", "send")}

@@ -1,4 +1,4 @@
 """ops: every op declared once (kernels per device type with dtypes, shape rule, gradient, folding, cost)."""
 
-from . import array, collective, conv, debug, graph_nodes, indexing, linalg, math, nn, random, sorting, state  # noqa: F401  (definitions)
+from . import array, collective, control_flow, conv, debug, graph_nodes, indexing, linalg, math, nn, random, sorting, state  # noqa: F401  (definitions)
 from .registry import find_kernel, list_kernels, op_def, registered_ops  # noqa: F401

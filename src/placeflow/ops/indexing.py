@@ -231,7 +231,8 @@ def _unpack(xp, a, num=0, axis=0):
     if a.shape[axis] != num:
         raise InvalidArgumentError(None, None, f"Input shape axis {axis} must equal {num}, got shape "
                                                f"{list(a.shape)}")
-    return tuple(xp.take(a, i, axis=axis) for i in range(num))
+    parts = tuple(xp.take(a, i, axis=axis) for i in range(num))
+    return parts[0] if num == 1 else parts  # one output: a plain array, as every single-output kernel
 
 
 def _int_output(dtype, attrs):

@@ -1,0 +1,204 @@
+"""tf.cond, tf.case, tf.switch_case and tf.while_loop: Python control flow eagerly; If and While ops (with
+traced bodies) while a graph or a `function` is built."""
+
+from __future__ import annotations
+
+from ..eager.convert import convert_to_tensor
+from ..eager import tape
+from ..eager.tape import GradientTape
+from ..framework import dtypes, graph_mode, nest
+from ..framework.tensor_shape import TensorShape
+from ..graph import control_flow as cf
+from . import math_ops
+
+
+def _eager_truth(pred) -> bool:
+    value = convert_to_tensor(pred)
+    if value.dtype != dtypes.bool or value.shape.num_elements() != 1:
+        raise TypeError(f"The predicate must be a boolean scalar tensor, got {value!r}.")
+    return bool(value.numpy().reshape(()))
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """true_fn() if pred else false_fn(): only the chosen branch runs (also inside a graph)."""
+    if not callable(true_fn) or not callable(false_fn):
+        raise TypeError("true_fn and false_fn must be callable.")
+    if graph_mode.active() is None:
+        return true_fn() if _eager_truth(pred) else false_fn()
+    pred = convert_to_tensor(pred)
+    if pred.dtype != dtypes.bool:
+        raise TypeError(f"The predicate must be a boolean tensor, got {pred.dtype.name}.")
+    return _build_if(pred, [true_fn, false_fn], name or "cond")
+
+
+def _build_if(pred, fns, name):
+    bodies = [cf.trace_body(fn, f"{name}_branch{i}") for i, fn in enumerate(fns)]
+    counts = {len(b.leaves) for b in bodies}
+    if len(counts) != 1:
+        raise ValueError(f"The branches of {name} must return the same structure; they return "
+                         f"{[b.structure for b in bodies]}.")
+    for body in bodies[1:]:
+        nest.assert_same_structure(bodies[0].structure, body.structure, check_types=False)
+    captured = cf.captured_union(bodies)
+    for body in bodies:
+        body.finalize(captured)
+    specs = cf.output_specs(bodies)
+    graph = graph_mode.active()
+    stateful = any(b.stateful for b in bodies)
+
+    def gradient(entry, *upstream):
+        return _if_gradient(entry, fns, captured, upstream, name, bodies)
+
+    attrs = {"then_branch": bodies[0], "else_branch": bodies[-1], "output_specs": tuple(specs),
+             "gradient": gradient, "_stateful": stateful}
+    if len(bodies) != 2:
+        raise ValueError("an If has two branches")
+    op = graph.create_op("If", [pred] + captured, attrs, specs[0][0] if specs else None, name, specs)
+    if stateful:
+        cf.run_stateful_order(graph, op, bodies)
+    tape.record("If", op.attrs, [pred] + captured, list(op.outputs))
+    return nest.pack_as(bodies[0].structure, op.outputs)
+
+
+def _if_gradient(entry, fns, captured, upstream, name, forward_bodies):
+    """The If gradient: another If whose branches re-run the forward branches under a tape."""
+    pred = entry.inputs[0]
+    grad_specs = [(u.dtype, tuple(u.shape) if u.shape is not None else None) for u in upstream]
+
+    def branch_gradient(fn):
+        def grad_fn(*upstream_placeholders):
+            with GradientTape(watch_accessed_variables=False) as recorder:  # ops record the enclosing tensors
+                recorder.watch(captured)
+                outputs = nest.flatten(fn())
+            grads = recorder.gradient(outputs, captured, output_gradients=list(upstream_placeholders))
+            return [g if g is not None else math_ops.zeros_like_tensor(t) for g, t in zip(grads, captured)]
+        return grad_fn
+
+    hoisted = {}
+    for body in forward_bodies:
+        hoisted.update(body.graph.hoisted)  # the re-run reads the variables through the same enclosing reads
+    grad_bodies = [cf.trace_body(branch_gradient(fn), f"{name}_grad{i}", grad_specs, hoisted=hoisted)
+                   for i, fn in enumerate(fns)]
+    extra = cf.captured_union(grad_bodies)
+    for body in grad_bodies:
+        body.finalize(extra)
+    specs = cf.output_specs(grad_bodies)
+    graph = graph_mode.active()
+    op = graph.create_op("If", [pred] + list(upstream) + extra, {
+        "then_branch": grad_bodies[0], "else_branch": grad_bodies[1], "output_specs": tuple(specs),
+        "gradient": _no_second_order}, specs[0][0] if specs else None, f"{name}_grad", specs)
+    return [None] + list(op.outputs)
+
+
+def _no_second_order(entry, *upstream):
+    raise LookupError("placeflow does not implement second-order gradients through tf.cond.")
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """The function of the first pair whose predicate holds (default when none does), as nested conds."""
+    pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(pred_fn_pairs)
+    if not pairs:
+        if default is None:
+            raise ValueError("case needs at least one (predicate, function) pair or a default.")
+        return default()
+    if default is None:
+        default = pairs[-1][1]
+        pairs = pairs[:-1]
+        if not pairs:
+            return default()
+    if exclusive:
+        raise NotImplementedError("case(exclusive=True) is not implemented in placeflow.")
+    result = default
+    for pred, fn in reversed(pairs):
+        result = (lambda p, f, rest: (lambda: cond(p, f, rest)))(pred, fn, result)
+    return result()
+
+
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """branch_fns[branch_index]() (default, else the last branch, when out of range)."""
+    fns = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(enumerate(branch_fns))
+    index = convert_to_tensor(branch_index)
+    if default is None:
+        default = fns[-1][1]
+    if graph_mode.active() is None:
+        chosen = int(index.numpy())
+        return dict(fns).get(chosen, default)()
+    return case([(math_ops.equal(index, key), fn) for key, fn in fns], default=default)
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
+               swap_memory=False, maximum_iterations=None, name=None):
+    """Repeat loop_vars = body(*loop_vars) while cond(*loop_vars) (at most maximum_iterations times)."""
+    structure = loop_vars
+    flat = [convert_to_tensor(v) for v in nest.flatten(loop_vars)]
+    if graph_mode.active() is None:
+        values, count = flat, 0
+        while (maximum_iterations is None or count < int(maximum_iterations)) and \
+                _eager_truth(cond(*nest.pack_as(structure, values))):
+            result = body(*nest.pack_as(structure, values))
+            nest.assert_same_structure(_as_list(structure), _as_list(result), check_types=False)
+            values = [convert_to_tensor(v) for v in nest.flatten(result)]
+            count += 1
+        return nest.pack_as(structure, values)
+    invariants = _flat_invariants(shape_invariants, len(flat))
+    specs = [(v.dtype, _invariant(v, invariants[i] if invariants else None)) for i, v in enumerate(flat)]
+    cond_body = cf.trace_body(lambda *vs: [cond(*nest.pack_as(structure, list(vs)))], f"{name or 'while'}_cond",
+                              specs, hoist_reads=False)
+    def traced_body(*values):
+        result = body(*nest.pack_as(structure, list(values)))
+        if isinstance(structure, (list, tuple)) and len(structure) == 1 and not nest.is_nested(result):
+            result = [result]  # TF accepts a lone tensor for one loop variable in graphs (not eagerly)
+        nest.assert_same_structure(_as_list(structure), _as_list(result), check_types=False)
+        return nest.flatten(result)
+
+    loop_body = cf.trace_body(traced_body, f"{name or 'while'}_body", specs, hoist_reads=False)
+    _check_body_outputs(loop_body, specs)
+    captured = cf.captured_union([cond_body, loop_body])
+    for traced in (cond_body, loop_body):
+        traced.finalize(captured)
+    graph = graph_mode.active()
+    stateful = cond_body.stateful or loop_body.stateful
+    attrs = {"cond": cond_body, "body": loop_body, "loop_vars": len(flat), "output_specs": tuple(specs),
+             "maximum_iterations": None if maximum_iterations is None else int(maximum_iterations),
+             "_stateful": stateful}
+    op = graph.create_op("While", flat + captured, attrs, specs[0][0], name or "while", specs)
+    cf.run_stateful_order(graph, op, [cond_body, loop_body])
+    tape.record("While", op.attrs, flat + captured, list(op.outputs))  # its gradient raises: not implemented
+    return nest.pack_as(structure, op.outputs)
+
+
+def _flat_invariants(shape_invariants, count: int):
+    """One shape (or None) per flat loop variable; a lone shape (a TensorShape or a list of dims) is one shape."""
+    if shape_invariants is None:
+        return None
+    lone = isinstance(shape_invariants, TensorShape) or (
+        isinstance(shape_invariants, (list, tuple)) and all(d is None or isinstance(d, int) for d in shape_invariants))
+    shapes = [shape_invariants] if lone and count == 1 else list(shape_invariants)
+    if len(shapes) != count:
+        raise ValueError(f"shape_invariants has {len(shapes)} shapes for {count} loop variables.")
+    return shapes
+
+
+def _as_list(result):
+    return list(result) if isinstance(result, tuple) else result
+
+
+def _invariant(value, invariant):
+    if invariant is None:
+        return tuple(value.shape) if value.shape is not None else None
+    return tuple(None if d is None else int(d) for d in invariant)
+
+
+def _check_body_outputs(body, specs) -> None:
+    if len(body.leaves) != len(specs):
+        raise ValueError(f"The loop body returned {len(body.leaves)} values for {len(specs)} loop variables.")
+    for index, (leaf, (dtype, shape)) in enumerate(zip(body.leaves, specs)):
+        if leaf.dtype != dtype:
+            raise TypeError(f"Loop variable {index} enters the loop as {dtype.name} but the body makes it "
+                            f"{leaf.dtype.name}.")
+        out = tuple(leaf.shape) if leaf.shape is not None else None
+        if shape is not None and out is not None and (len(out) != len(shape) or any(
+                want is not None and got is not None and want != got for want, got in zip(shape, out))):
+            raise ValueError(f"Input tensor {index} enters the loop with shape {shape}, but has shape {out} after "
+                             f"one iteration. To allow the shape to vary across iterations, use the "
+                             f"`shape_invariants` argument of tf.while_loop to specify a less-specific shape.")

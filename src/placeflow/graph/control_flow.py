@@ -1,0 +1,167 @@
+"""Control flow in graphs: branch and loop bodies traced into their own graphs, run by the If and While ops.
+
+A body is traced once into a `BodyGraph`. Tensors of the enclosing graph that it uses are captured:
+each becomes a placeholder of the body and an input of the If/While op, so the enclosing plan computes
+them first. In a branch, a variable read before the branch writes it is read by the enclosing graph and
+captured the same way (so a GradientTape sees the read and gradients reach the variable); a loop body
+reads its variables itself (each iteration must see the last one's writes). Bodies run on the host
+through their own plans, placed like any function (device scopes included).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..config import context as context_module
+from ..eager import tape
+from ..eager.tensor import EagerTensor
+from ..eager.variables import Variable
+from ..framework import graph_mode, nest
+from ..runtime import registry
+from .build import as_graph_tensor
+from .function import ConcreteFunction, FuncGraph
+from .graph import Tensor
+
+HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+class BodyGraph(FuncGraph):
+    """The graph of one branch or loop body, capturing what it uses from `outer`."""
+
+    def __init__(self, name: str, outer, hoist_reads: bool):
+        super().__init__(name)
+        self.outer, self.hoist_reads = outer, hoist_reads
+        self.first_trace = getattr(outer, "first_trace", True)
+        self.captures: list = []      # [(outer tensor, placeholder)]
+        self._captured: dict = {}     # id(outer tensor) -> placeholder
+        self.written: set = set()     # ids of variables the body writes
+        self.hoisted: dict = {}       # id(variable) -> its read in the enclosing graph (branches)
+
+    def capture(self, tensor):
+        """This body's placeholder for `tensor` of an enclosing graph (captured once)."""
+        if tensor.op.graph is self:
+            return tensor
+        if tensor.op.graph is not self.outer and isinstance(self.outer, BodyGraph):
+            tensor = self.outer.capture(tensor)
+        found = self._captured.get(id(tensor))
+        if found is None:
+            found = self.create_op("_Arg", [], {"_pinned_device": HOST}, tensor.dtype, "capture",
+                                   [(tensor.dtype, tensor.shape)]).outputs[0]
+            self._captured[id(tensor)] = found
+            self.captures.append((tensor, found))
+        return found
+
+    def create_op(self, op_type, inputs, attrs=None, dtype=None, name=None, outputs=(), resource=None):
+        if op_type == "ReadVariableOp" and self.hoist_reads and id(resource) not in self.written \
+                and isinstance(resource, Variable):
+            outer_read = self.hoisted.get(id(resource))
+            if outer_read is None:
+                with self.outer.as_default():  # read where the branch is used (tapes see it: gradients reach it)
+                    outer_read = self.hoisted[id(resource)] = resource._as_tensor()
+            op = super().create_op("Identity", [self.capture(outer_read)], {}, dtype, name or "read", outputs)
+            if tape.active_count:  # the read is the enclosing tensor to tapes (they differentiate through it)
+                tape.record("Identity", {}, [outer_read], list(op.outputs))
+            return op
+        inputs = [self.capture(t) if t.op.graph is not self else t for t in inputs]
+        if resource is not None and op_type != "ReadVariableOp":
+            self.written.add(id(resource))
+        return super().create_op(op_type, inputs, attrs, dtype, name, outputs, resource)
+
+
+class Body:
+    """A traced body: call it with host arrays (its inputs, then its captures) to get host arrays back."""
+
+    def __init__(self, graph: BodyGraph, inputs: list, outputs_structure, leaves: list):
+        self.graph, self.inputs, self.structure, self.leaves = graph, inputs, outputs_structure, leaves
+        self._function = None
+
+    def finalize(self, captured_order) -> None:
+        """Fix the placeholder order: the explicit inputs, then one per tensor of `captured_order` (the op's
+        captured inputs, shared by all its bodies; a body that does not use one gets an unused placeholder)."""
+        arguments = self.inputs + [self.graph.capture(tensor) for tensor in captured_order]
+        self._function = ConcreteFunction(self.graph.name, self.graph, arguments, self.structure, self.leaves)
+
+    def __call__(self, *arrays) -> tuple:
+        host = _host_device()
+        outputs = self._function.call_flat([EagerTensor(a, host) for a in arrays])
+        return tuple(np.asarray(leaf.numpy()) for leaf in nest.flatten(outputs))  # 0-d stays an array
+
+    @property
+    def stateful(self) -> bool:
+        """Whether running the body writes a variable or has a side effect."""
+        from ..ops.debug import SIDE_EFFECT_OPS
+        return any((op.resource is not None and op.type != "ReadVariableOp") or op.type in SIDE_EFFECT_OPS or
+                   op.attrs.get("_stateful") for op in self.graph.get_operations())
+
+
+def trace_body(fn, name: str, input_specs=(), hoist_reads=True, before=None, hoisted=None) -> Body:
+    """Trace fn(*placeholders of input_specs [(dtype, shape)]) into a Body of the graph being built;
+    `before(graph)` runs first inside the body graph; `hoisted` reuses enclosing reads of variables."""
+    outer = graph_mode.active()
+    graph = BodyGraph(name, outer, hoist_reads)
+    graph.hoisted.update(hoisted or {})
+    with graph.as_default():
+        placeholders = [graph.create_op("_Arg", [], {"_pinned_device": HOST}, dtype, f"{name}_input",
+                                        [(dtype, shape)]).outputs[0] for dtype, shape in input_specs]
+        if before is not None:
+            before(graph)
+        result = fn(*placeholders)
+        leaves = [_as_output(graph, leaf) for leaf in nest.flatten(result)]
+    structure = nest.pack_as(result, leaves)
+    return Body(graph, placeholders, structure, leaves)
+
+
+def _as_output(graph, leaf):
+    if isinstance(leaf, Tensor):
+        return leaf if leaf.op.graph is graph else graph.capture(leaf)
+    if isinstance(leaf, Variable):
+        return leaf._as_tensor()
+    if leaf is None:
+        raise ValueError("A branch or loop body returned None; every output must be a tensor (or a value "
+                         "convertible to one).")
+    return as_graph_tensor(graph, leaf)
+
+
+def _host_device():
+    ctx = context_module._context or context_module.context()
+    return registry.find(ctx, HOST)
+
+
+def captured_union(bodies) -> list:
+    """The enclosing-graph tensors any of the bodies captured, each once, in first-capture order."""
+    seen, order = set(), []
+    for body in bodies:
+        for tensor, _ in body.graph.captures:
+            if id(tensor) not in seen:
+                seen.add(id(tensor))
+                order.append(tensor)
+    return order
+
+
+def output_specs(bodies) -> list:
+    """[(dtype, shape)] of the bodies' outputs: dtypes must agree; shapes merge (None where they differ)."""
+    first = bodies[0].leaves
+    specs = []
+    for index, leaf in enumerate(first):
+        shapes = [tuple(b.leaves[index].shape) if b.leaves[index].shape is not None else None for b in bodies]
+        dtypes = {b.leaves[index].dtype for b in bodies}
+        if len(dtypes) != 1:
+            raise TypeError(f"Output {index} has different dtypes in the branches: {sorted(t.name for t in dtypes)}; "
+                            f"cast them to one dtype.")
+        shape = shapes[0] if all(s == shapes[0] for s in shapes) else (
+            tuple(a if a == b else None for a, b in zip(*shapes[:2])) if all(
+                s is not None and len(s) == len(shapes[0]) for s in shapes) else None)
+        specs.append((leaf.dtype, shape))
+    return specs
+
+
+def run_stateful_order(graph, op, bodies) -> None:
+    """Order the op after earlier uses of the variables its bodies write (and later uses after it)."""
+    from .variables import _order_stateful
+    seen = set()
+    for body in bodies:
+        for inner in body.graph.get_operations():
+            var = inner.resource
+            if var is not None and id(var) not in seen and isinstance(var, Variable):
+                seen.add(id(var))
+                _order_stateful(graph, var, op, write=True)
