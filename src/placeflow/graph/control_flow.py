@@ -18,7 +18,9 @@ from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..framework import graph_mode, nest
 from ..runtime import registry
+from ..runtime.transfer import to_host
 from .build import as_graph_tensor
+from . import executor
 from .function import ConcreteFunction, FuncGraph
 from .graph import Tensor
 
@@ -82,9 +84,14 @@ class Body:
         self._function = ConcreteFunction(self.graph.name, self.graph, arguments, self.structure, self.leaves)
 
     def __call__(self, *arrays) -> tuple:
-        host = _host_device()
-        outputs = self._function.call_flat([EagerTensor(a, host) for a in arrays])
-        return tuple(np.asarray(leaf.numpy()) for leaf in nest.flatten(outputs))  # 0-d stays an array
+        function = self._function
+        plan = function._plan
+        if plan is None or function._lanes is not None:  # first call (builds the plan), or a parallel plan
+            host = _host_device()
+            outputs = function.call_flat([EagerTensor(a, host) for a in arrays])
+            return tuple(np.asarray(leaf.numpy()) for leaf in nest.flatten(outputs))  # 0-d stays an array
+        values = executor.run(plan, list(arrays))  # a loop body runs many times: straight to its plan
+        return tuple(np.array(to_host(v), copy=True) for v in values)
 
     @property
     def stateful(self) -> bool:
