@@ -1106,3 +1106,14 @@ def case_case_and_switch_case(tf, env):
 
     return [int(pick(tf.constant(-5))), int(pick(tf.constant(50))), int(pick(tf.constant(3))),
             int(switch(tf.constant(1))), int(switch(tf.constant(7)))]
+
+
+def case_collatz_with_while_loop_and_cond(tf, env):
+    @tf.function
+    def collatz_steps(n):
+        _, steps = tf.while_loop(lambda n, s: n != 1,
+                                 lambda n, s: (tf.cond(n % 2 == 0, lambda: n // 2, lambda: 3 * n + 1), s + 1),
+                                 (n, tf.constant(0)))
+        return steps
+
+    return [int(collatz_steps(tf.constant(27))), int(collatz_steps(tf.constant(6)))]
