@@ -22,11 +22,11 @@ from .api.indexing import (  # noqa: F401
 from .api.clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
 from .api.device import device  # noqa: F401
 from .api.math_ops import (  # noqa: F401
-    abs, add, add_n, argmax, argmin, argsort, cast, ceil, clip_by_value, count_nonzero, cumsum, divide, einsum, equal, exp,
-    floor, greater, greater_equal, identity, less, less_equal, linspace, log, logical_and, logical_not, logical_or,
-    matmul, maximum, minimum, multiply, negative, norm, not_equal, pow, reduce_all, reduce_any, reduce_logsumexp,
-    reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round, sigmoid, sign, sort, sqrt, square,
-    stop_gradient, subtract, tanh, tensordot, where,
+    abs, add, add_n, argmax, argmin, argsort, cast, ceil, clip_by_value, count_nonzero, cumsum,
+    divide, einsum, equal, exp, floor, greater, greater_equal, identity, less, less_equal, linspace, log,
+    logical_and, logical_not, logical_or, matmul, maximum, minimum, multiply, negative, norm, not_equal, pow,
+    reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round,
+    sigmoid, sign, sort, sqrt, square, stop_gradient, subtract, tanh, tensordot, where,
 )
 from .eager.tensor import EagerTensor as Tensor  # noqa: F401
 from .api.operators import is_tensor  # noqa: F401

@@ -485,7 +485,8 @@ def case_gradients_through_indexing(tf, env):
     out = {}
     for name, fn in (("gather", lambda v: tf.gather(v, [2, 2, 0], axis=1) * 2.0),
                      ("gather_nd", lambda v: tf.gather_nd(v, [[1, 2], [1, 2], [0, 0]])),
-                     ("pad_reflect", lambda v: tf.pad(v, [[1, 1], [1, 1]], "REFLECT") * tf.range(20.0, dtype=tf.float32)[:16][tf.newaxis, :][:, :4]),
+                     ("pad_reflect", lambda v: tf.pad(v, [[1, 1], [1, 1]], "REFLECT")
+                      * tf.range(20.0, dtype=tf.float32)[:16][tf.newaxis, :][:, :4]),
                      ("slice", lambda v: tf.slice(v, [0, 1], [2, 2]) * 3.0),
                      ("boolean_mask", lambda v: tf.boolean_mask(v, [[True, False, True], [False, True, True]])),
                      ("reverse", lambda v: tf.reverse(v, [1]) * tf.constant([1.0, 2.0, 3.0])),
@@ -821,7 +822,8 @@ def case_generator_streams(tf, env):
     same = bool((first == g2.normal([3]).numpy()).all())
     moved = bool((first != g1.normal([3]).numpy()).any())
     children = g1.split(2)
-    return [same, moved, len(children), bool((children[0].uniform([3]).numpy() != children[1].uniform([3]).numpy()).any())]
+    differ = bool((children[0].uniform([3]).numpy() != children[1].uniform([3]).numpy()).any())
+    return [same, moved, len(children), differ]
 
 
 def case_global_seed_repeats_sequences(tf, env):

@@ -79,8 +79,8 @@ CASES = {
     "StridedSliceGrad": (None, []),
     "_TopKGrad": (None, []),  # TF has no second-order gradient for top_k either
     "_CholeskyGrad": (None, []),
-    "PlaceholderWithDefault": (None, []),
-    "If": (None, []), "While": (None, []),  # control flow: gradients checked against TF in tests/conformance  # graph-only: its gradient (identity) is covered in tests/conformance
+    "PlaceholderWithDefault": (None, []),  # graph-only: its gradient (identity) is covered in tests/conformance
+    "If": (None, []), "While": (None, []),  # control flow: gradients checked against TF in tests/conformance
     "Conv2DBackpropFilter": (None, []), "MaxPoolGrad": (None, []),  # second-order: not implemented (marked)
     "Qr": (None, []), "Svd": (None, []), "SelfAdjointEigV2": (None, []),  # gradients not implemented: they raise
     "ReluGrad": (lambda g: execute("ReluGrad", (g, tf.constant(RELU_AT)), tf.float64), [signed(2, 3)]),

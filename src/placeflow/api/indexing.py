@@ -60,14 +60,16 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """A copy of `tensor` with the elements at `indices` replaced by `updates` (TensorScatterUpdate)."""
     tensor = convert_to_tensor(tensor)
     updates = convert_to_tensor(updates, dtype=tensor.dtype)
-    return execute("TensorScatterUpdate", (tensor, _indices(indices, "TensorScatterUpdate"), updates), tensor.dtype, name=name)
+    indices = _indices(indices, "TensorScatterUpdate")
+    return execute("TensorScatterUpdate", (tensor, indices, updates), tensor.dtype, name=name)
 
 
 def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     """A copy of `tensor` with `updates` added at `indices` (TensorScatterAdd)."""
     tensor = convert_to_tensor(tensor)
     updates = convert_to_tensor(updates, dtype=tensor.dtype)
-    return execute("TensorScatterAdd", (tensor, _indices(indices, "TensorScatterAdd"), updates), tensor.dtype, name=name)
+    indices = _indices(indices, "TensorScatterAdd")
+    return execute("TensorScatterAdd", (tensor, indices, updates), tensor.dtype, name=name)
 
 
 def boolean_mask(tensor, mask, axis=None, name=None):

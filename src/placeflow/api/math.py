@@ -1,11 +1,12 @@
 """placeflow.math: TensorFlow's math namespace."""
 
 from .math_ops import (  # noqa: F401
-    abs, add, add_n, argmax, argmin, ceil, confusion_matrix, count_nonzero, cumprod, cumsum, divide, equal, exp, expm1, floor,
-    floordiv, floormod, greater, greater_equal, in_top_k, is_finite, is_inf, is_nan, less, less_equal, log, log1p, logical_and,
-    logical_not, logical_or, maximum, minimum, multiply, negative, not_equal, pow, reciprocal, reduce_all, reduce_any,
-    reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance,
-    round, rsqrt, segment_sum, sigmoid, sign, sqrt, square, squared_difference, subtract, tanh, top_k,
-    unsorted_segment_max, unsorted_segment_mean, unsorted_segment_sum,
+    abs, add, add_n, argmax, argmin, ceil, confusion_matrix, count_nonzero, cumprod, cumsum,
+    divide, equal, exp, expm1, floor, floordiv, floormod, greater, greater_equal, in_top_k, is_finite, is_inf,
+    is_nan, less, less_equal, log, log1p, logical_and, logical_not, logical_or, maximum, minimum, multiply,
+    negative, not_equal, pow, reciprocal, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
+    reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance, round, rsqrt, segment_sum, sigmoid, sign,
+    sqrt, square, squared_difference, subtract, tanh, top_k, unsorted_segment_max, unsorted_segment_mean,
+    unsorted_segment_sum,
 )
 from .nn import elu, l2_normalize, log_softmax, selu, softmax, softplus  # noqa: F401

@@ -23,13 +23,14 @@ from ..graph.variables import (
     global_variables, global_variables_initializer, trainable_variables, variables_initializer,
 )
 
-__all__ = ["AUTO_REUSE", "constant_initializer", "get_variable", "glorot_uniform_initializer", "ones_initializer",
-           "placeholder_with_default", "random_normal_initializer", "random_uniform_initializer", "variable_scope",
-           "zeros_initializer", "ConfigProto", "DeviceSpec", "GPUOptions", "Graph", "InteractiveSession", "Operation", "RunMetadata",
-           "RunOptions", "Session", "Tensor", "Variable", "colocate_with", "control_dependencies",
-           "disable_eager_execution", "enable_eager_execution", "executing_eagerly", "get_default_graph",
-           "get_default_session", "global_variables", "global_variables_initializer", "gradients", "group", "name_scope",
-           "no_op", "placeholder", "reset_default_graph", "train", "trainable_variables", "variables_initializer"]
+__all__ = ["AUTO_REUSE", "colocate_with", "ConfigProto", "constant_initializer", "control_dependencies",
+           "DeviceSpec", "disable_eager_execution", "enable_eager_execution", "executing_eagerly",
+           "get_default_graph", "get_default_session", "get_variable", "global_variables",
+           "global_variables_initializer", "glorot_uniform_initializer", "GPUOptions", "gradients", "Graph", "group",
+           "InteractiveSession", "name_scope", "no_op", "ones_initializer", "Operation", "placeholder",
+           "placeholder_with_default", "random_normal_initializer", "random_uniform_initializer",
+           "reset_default_graph", "RunMetadata", "RunOptions", "Session", "Tensor", "train", "trainable_variables",
+           "Variable", "variable_scope", "variables_initializer", "zeros_initializer"]
 
 
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None) -> None:

@@ -298,7 +298,8 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
              experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None,
              name=None):
     """Compile `func` into a placed graph traced once per input signature (usable as a decorator)."""
-    _refuse_unimplemented(jit_compile=jit_compile or experimental_compile, experimental_implements=experimental_implements,
+    _refuse_unimplemented(jit_compile=jit_compile or experimental_compile,
+                          experimental_implements=experimental_implements,
                           experimental_autograph_options=experimental_autograph_options,
                           experimental_attributes=experimental_attributes,
                           experimental_follow_type_hints=experimental_follow_type_hints)

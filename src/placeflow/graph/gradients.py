@@ -92,7 +92,8 @@ def _source_gradient(graph, source, grads, unconnected):
     if isinstance(source, Tensor) or hasattr(source, "_graph_element"):
         grad = _total(grads.get(id(_graph_tensor(source))))
     elif hasattr(source, "_as_tensor") and hasattr(source, "assign"):  # an eager variable read inside a function
-        reads = [op.outputs[0] for op in graph.get_operations() if op.type == "ReadVariableOp" and op.resource is source]
+        reads = [op.outputs[0] for op in graph.get_operations()
+                 if op.type == "ReadVariableOp" and op.resource is source]
         grad = _total([g for t in reads for g in grads.get(id(t), [])])
     else:
         raise TypeError(f"tf.gradients: xs must be tensors or variables; got {source!r}.")

@@ -206,8 +206,8 @@ def _checked_options(options) -> int:
         raise NotImplementedError("RunOptions(inter_op_thread_pool=...) is not implemented: placeflow Sessions have "
                                   "one inter-op pool (set its size with ConfigProto(inter_op_parallelism_threads=)).")
     if options.output_partition_graphs:
-        raise NotImplementedError("RunOptions(output_partition_graphs=True) is not implemented in placeflow: "
-                                  "use placeflow.experimental.placement_report() or the step stats (trace_level) instead.")
+        raise NotImplementedError("RunOptions(output_partition_graphs=True) is not implemented in placeflow: use "
+                                  "placeflow.experimental.placement_report() or the step stats (trace_level).")
     timeout = options.timeout_in_ms
     if isinstance(timeout, bool) or not isinstance(timeout, int) or timeout < 0:
         raise ValueError(f"RunOptions timeout_in_ms must be a non-negative int (0: no timeout), got {timeout!r}.")

@@ -112,7 +112,8 @@ class HeNormal(Initializer):
         return values.astype(dtypes.as_dtype(dtype).numpy_dtype)
 
 
-_BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "glorot_uniform": GlorotUniform, "random_normal": RandomNormal,
+_BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "glorot_uniform": GlorotUniform,
+            "random_normal": RandomNormal,
             "random_uniform": RandomUniform, "he_normal": HeNormal}
 
 

@@ -1,4 +1,6 @@
 """ops: every op declared once (kernels per device type with dtypes, shape rule, gradient, folding, cost)."""
 
-from . import array, collective, control_flow, conv, debug, graph_nodes, indexing, linalg, math, nn, random, sorting, state  # noqa: F401  (definitions)
+from . import (  # noqa: F401  (definitions)
+    array, collective, control_flow, conv, debug, graph_nodes, indexing, linalg, math, nn, random, sorting, state,
+)
 from .registry import find_kernel, list_kernels, op_def, registered_ops  # noqa: F401

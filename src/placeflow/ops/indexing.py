@@ -142,7 +142,8 @@ def _pad_shape(shapes, attrs):
     shape = shapes[0]
     if shape is None:
         return None
-    return tuple(None if dim is None else dim + before + after for dim, (before, after) in zip(shape, attrs["paddings"]))
+    return tuple(None if dim is None else dim + before + after
+                 for dim, (before, after) in zip(shape, attrs["paddings"]))
 
 
 @define("PadV2", ANY, shape=_pad_shape,
