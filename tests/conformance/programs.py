@@ -1119,3 +1119,33 @@ def case_collatz_with_while_loop_and_cond(tf, env):
         return steps
 
     return [int(collatz_steps(tf.constant(27))), int(collatz_steps(tf.constant(6)))]
+
+
+# -- strings (issue 16) ------------------------------------------------------------------------------------------
+def _strings_case(expression):
+    def case(tf, env):
+        value = np.asarray(expression(tf).numpy())
+        if value.dtype.kind in "OS":  # strings come back as bytes
+            return [v.decode() if isinstance(v, bytes) else v for v in value.reshape(-1).tolist()]
+        return value.tolist()
+    return case
+
+
+for _name, _expression in {
+    "constant_holds_bytes": lambda tf: tf.constant(["ab", "c"]),
+    "join": lambda tf: tf.strings.join([tf.constant(["ab", "c"]), "x"], separator="-"),
+    "length": lambda tf: tf.strings.length(tf.constant(["ab", "héllo"])),
+    "length_utf8": lambda tf: tf.strings.length(tf.constant(["ab", "héllo"]), unit="UTF8_CHAR"),
+    "split_scalar": lambda tf: tf.strings.split(tf.constant("a b  c")),
+    "split_sep": lambda tf: tf.strings.split(tf.constant("a,b,,c"), sep=","),
+    "as_string_float": lambda tf: tf.strings.as_string(tf.constant([3.5, 1.0])),
+    "as_string_precision": lambda tf: tf.strings.as_string(tf.constant([3.14159]), precision=2),
+    "as_string_int": lambda tf: tf.strings.as_string(tf.constant([3, 10])),
+    "as_string_bool": lambda tf: tf.strings.as_string(tf.constant([True, False])),
+    "upper_lower": lambda tf: tf.strings.join([tf.strings.upper("aB"), tf.strings.lower("aB")]),
+    "to_number": lambda tf: tf.strings.to_number(tf.constant(["3.5", "-2"])),
+    "to_number_int": lambda tf: tf.strings.to_number(tf.constant(["7"]), out_type=tf.int32),
+    "to_number_bad": lambda tf: tf.strings.to_number(tf.constant(["x7"])),
+    "join_of_numbers": lambda tf: tf.strings.join([tf.constant([1])]),
+}.items():
+    globals()[f"case_string_{_name}"] = _strings_case(_expression)

@@ -61,9 +61,21 @@ def host_array(value, dtype=None) -> np.ndarray:
         return array.astype(np.float32)
     if array.dtype == np.int64 and array.size and np.abs(array).max() < 2**31:
         return array.astype(np.int32)
+    if array.dtype.kind in "USO" and array.size and all(isinstance(v, (str, bytes, np.str_, np.bytes_))
+                                                        for v in array.reshape(-1)):
+        return as_bytes(array)
     if array.dtype.kind in "US":
-        return array.astype(object)
+        return as_bytes(array)
     return array
+
+
+def as_bytes(array: np.ndarray) -> np.ndarray:
+    """A string array as TensorFlow holds strings: an object array of bytes (str is UTF-8 encoded)."""
+    out = np.empty(array.shape, dtype=object)
+    flat = out.reshape(-1)
+    for index, item in enumerate(array.reshape(-1)):
+        flat[index] = item.encode("utf-8") if isinstance(item, str) else bytes(item)
+    return out
 
 
 def _fits(raw: np.ndarray, numpy_dtype) -> bool:

@@ -2,5 +2,6 @@
 
 from . import (  # noqa: F401  (definitions)
     array, collective, control_flow, conv, debug, graph_nodes, indexing, linalg, math, nn, random, sorting, state,
+    strings,
 )
 from .registry import find_kernel, list_kernels, op_def, registered_ops  # noqa: F401
