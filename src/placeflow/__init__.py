@@ -9,7 +9,8 @@ from . import (  # noqa: F401
 from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
-from .api import experimental, linalg, math, nn, random, strings  # noqa: F401
+from .api import experimental, linalg, math, nn, random, sparse, strings  # noqa: F401
+from .api.sparse import SparseTensor  # noqa: F401
 from .api.array_ops import (  # noqa: F401
     concat, expand_dims, eye, fill, one_hot, ones, ones_like, range, reshape, shape, split, squeeze, stack,
     strided_slice, tile, transpose, zeros, zeros_like,

@@ -1149,3 +1149,30 @@ for _name, _expression in {
     "join_of_numbers": lambda tf: tf.strings.join([tf.constant([1])]),
 }.items():
     globals()[f"case_string_{_name}"] = _strings_case(_expression)
+
+
+# -- tf.sparse basics (issue 16) --------------------------------------------------------------------------------
+def _sparse(tf):
+    return tf.sparse.SparseTensor(indices=[[0, 0], [1, 2]], values=[1.0, 2.0], dense_shape=[3, 4])
+
+
+for _name, _expression in {
+    "to_dense": lambda tf: tf.sparse.to_dense(_sparse(tf)),
+    "to_dense_default": lambda tf: tf.sparse.to_dense(_sparse(tf), default_value=-1.0),
+    "to_dense_repeated": lambda tf: tf.sparse.to_dense(tf.sparse.SparseTensor([[0], [0]], [1.0, 2.0], [2])),
+    "sparse_dense_matmul": lambda tf: tf.sparse.sparse_dense_matmul(_sparse(tf), tf.reshape(tf.range(8.0), [4, 2])),
+    "from_dense_indices": lambda tf: tf.sparse.from_dense(tf.constant([[0, 3], [4, 0]])).indices,
+    "from_dense_values": lambda tf: tf.sparse.from_dense(tf.constant([[0, 3], [4, 0]])).values,
+    "reduce_sum": lambda tf: tf.sparse.reduce_sum(_sparse(tf), axis=1),
+    "reorder": lambda tf: tf.sparse.reorder(tf.sparse.SparseTensor([[1, 0], [0, 1]], [5, 6], [2, 2])).values,
+}.items():
+    globals()[f"case_sparse_{_name}"] = _value_case(_expression)
+
+
+def case_sparse_gradient_to_values(tf, env):
+    values = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(values)
+        sp = tf.sparse.SparseTensor([[0, 0], [1, 2]], values, [3, 4])
+        y = tf.reduce_sum(tf.sparse.sparse_dense_matmul(sp, tf.reshape(tf.range(8.0), [4, 2])))
+    return _rounded(tape.gradient(y, values).numpy())
