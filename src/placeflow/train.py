@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .framework import graph_mode
 from .graph import v1_train
+from .graph.saver import Saver, latest_checkpoint  # noqa: F401
 from .graph.v1_train import get_or_create_global_step  # noqa: F401
 from .keras.optimizers import SGD, Adam
 
