@@ -1176,3 +1176,7 @@ def case_sparse_gradient_to_values(tf, env):
         sp = tf.sparse.SparseTensor([[0, 0], [1, 2]], values, [3, 4])
         y = tf.reduce_sum(tf.sparse.sparse_dense_matmul(sp, tf.reshape(tf.range(8.0), [4, 2])))
     return _rounded(tape.gradient(y, values).numpy())
+
+
+def case_while_loop_lone_tensor_loop_vars(tf, env):
+    return tf.while_loop(lambda i: i < 10, lambda i: i + 3, tf.constant(0))

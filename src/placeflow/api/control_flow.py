@@ -129,6 +129,9 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
                swap_memory=False, maximum_iterations=None, name=None):
     """Repeat loop_vars = body(*loop_vars) while cond(*loop_vars) (at most maximum_iterations times)."""
+    if not isinstance(loop_vars, (list, tuple, dict)):  # TensorFlow's (odd) text for a lone tensor
+        raise ValueError("'loop_vars' must be provided.\nplaceflow: pass the loop variables as a list or tuple, "
+                         "e.g. loop_vars=[i].")
     structure = loop_vars
     flat = [convert_to_tensor(v) for v in nest.flatten(loop_vars)]
     if graph_mode.active() is None:
