@@ -69,7 +69,7 @@ def large_matmul(device: str) -> tuple:
 
 def main() -> None:
     gpu = "real CUDA GPU, baseline raw CuPy" if CUDA else "simulated GPU, baseline NumPy"
-    print(f"placeflow {tf.__version__}, NumPy {np.__version__}, {os.cpu_count()} cores; GPU rows: {gpu}")
+    print(f"placeflow {tf.__placeflow_version__}, NumPy {np.__version__}, {os.cpu_count()} cores; GPU rows: {gpu}")
     print(f"{'op':36} {'raw us':>9} {'placeflow us':>13} {'overhead us':>12} {'ratio':>6}")
     for device in ("/CPU:0", "/GPU:0"):
         for label, raw, ours in small_ops(device):
