@@ -6,7 +6,9 @@ here, so the layers themselves never import upward.
 """
 
 from .api import experimental as _experimental
+from .api import autograph as _autograph
 from .api import nn as _nn
+from .graph import function as _function_module
 from . import config as _config
 from .graph.function import functions_run_eagerly, run_functions_eagerly
 from .distribute.loss_scaling import compute_average_loss, scale_regularization_loss
@@ -21,3 +23,4 @@ for _name in ("get_memory_info", "get_memory_usage", "memory_stats", "release_un
 _experimental.memory_summary = memory_summary
 _nn.compute_average_loss, _nn.scale_regularization_loss = compute_average_loss, scale_regularization_loss
 _config.run_functions_eagerly, _config.functions_run_eagerly = run_functions_eagerly, functions_run_eagerly
+_function_module.autograph_converter = _autograph.convert

@@ -1180,3 +1180,73 @@ def case_sparse_gradient_to_values(tf, env):
 
 def case_while_loop_lone_tensor_loop_vars(tf, env):
     return tf.while_loop(lambda i: i < 10, lambda i: i + 3, tf.constant(0))
+
+
+# -- AutoGraph (issue 16): tensor if/while statements inside function ------------------------------------------
+def case_autograph_collatz(tf, env):
+    @tf.function
+    def collatz(n):
+        steps = 0
+        while n != 1:
+            if n % 2 == 0:
+                n = n // 2
+            else:
+                n = 3 * n + 1
+            steps += 1
+        return steps
+
+    return [int(collatz(tf.constant(27))), int(collatz(tf.constant(1))), collatz.experimental_get_tracing_count()]
+
+
+def case_autograph_if_defines_a_variable_in_both_branches(tf, env):
+    @tf.function
+    def signed_square(x):
+        if tf.reduce_sum(x) > 0:
+            y = x * x
+        else:
+            y = -x * x
+        return y
+
+    return [signed_square(tf.constant([1.0, 2.0])).numpy().tolist(),
+            signed_square(tf.constant([-1.0, -2.0])).numpy().tolist()]
+
+
+def case_autograph_if_without_else_keeps_the_old_value(tf, env):
+    @tf.function
+    def clip(x):
+        if x > 5.0:
+            x = tf.constant(5.0)
+        return x
+
+    return [float(clip(tf.constant(7.0))), float(clip(tf.constant(2.0)))]
+
+
+def case_autograph_python_conditions_stay_python(tf, env):
+    @tf.function
+    def f(x, flag):
+        total = x
+        count = 3
+        while count > 0:
+            total = total + 1.0
+            count -= 1
+        if flag:
+            total = total * 10.0
+        return total
+
+    return [float(f(tf.constant(1.0), True)), float(f(tf.constant(1.0), False)), f.experimental_get_tracing_count()]
+
+
+def case_autograph_while_with_variable_and_tensor_accumulator(tf, env):
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def run(n):
+        i = tf.constant(0)
+        acc = tf.zeros([2])
+        while i < n:
+            v.assign_add(1.0)
+            acc = acc + tf.cast(i, tf.float32)
+            i += 1
+        return acc
+
+    return [run(tf.constant(4)).numpy().tolist(), float(v.numpy())]

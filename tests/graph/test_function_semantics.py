@@ -47,8 +47,31 @@ def test_tensorflow_1_graph_tensors_keep_identity_equality(make_context):
         assert (x == x) is True and (x != x) is False and len({x}) == 1
 
 
-def test_a_symbolic_tensor_as_a_python_bool_raises_at_once(make_context):
+def test_autograph_converts_tensor_while_and_if_statements(make_context):
     @tf.function
+    def collatz(n):
+        steps = 0
+        while n != 1:
+            if n % 2 == 0:
+                n = n // 2
+            else:
+                n = 3 * n + 1
+            steps += 1
+        return steps
+
+    assert int(collatz(tf.constant(27))) == 111  # the TF guide's Collatz loop, as TF 2.21 computes it
+    assert "__ag__.while_stmt" in tf.autograph.to_code(collatz) and "__ag__.if_stmt" in tf.autograph.to_code(collatz)
+
+    @tf.function
+    def python_condition(x, flag):
+        if flag:  # a Python bool stays Python: one trace per flag value
+            x = x + 1
+        return x
+
+    assert int(python_condition(tf.constant(1), True)) == 2 and int(python_condition(tf.constant(1), False)) == 1
+
+
+def test_a_symbolic_tensor_as_a_python_bool_raises_at_once_where_nothing_converts_it(make_context):
     def collatz(n):
         steps = 0
         while n != 1:
@@ -58,9 +81,20 @@ def test_a_symbolic_tensor_as_a_python_bool_raises_at_once(make_context):
 
     start = time.perf_counter()
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="Using a symbolic `tf.Tensor` as a Python `bool`"):
-        collatz(tf.constant(6))
+        tf.function(collatz, autograph=False)(tf.constant(6))
     assert time.perf_counter() - start < 1.0
     assert issubclass(tf.errors.OperatorNotAllowedInGraphError, TypeError)
+
+    @tf.function
+    def with_break(n):
+        while n > 0:
+            n = n - 1
+            if n == 3:
+                break
+        return n
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="statements holding break/continue/return"):
+        with_break(tf.constant(6))  # placeflow's AutoGraph leaves loops with break unconverted (TF converts them)
 
 
 def test_each_replica_of_strategy_run_traces_its_own_function(make_context):

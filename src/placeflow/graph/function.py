@@ -138,8 +138,9 @@ class ConcreteFunction:
 class Function:
     """A Python function that runs as a placed, planned graph (TensorFlow's tf.function)."""
 
-    def __init__(self, python_function, input_signature=None, name=None, reduce_retracing=False):
+    def __init__(self, python_function, input_signature=None, name=None, reduce_retracing=False, autograph=True):
         self._python_function = python_function
+        self._autograph = bool(autograph)
         self._signature = inspect.signature(python_function)
         self._name = name or getattr(python_function, "__name__", "function")
         self._input_signature = _checked_signature(input_signature)
@@ -172,7 +173,7 @@ class Function:
         bound = getattr(instance, "__dict__", {}).get(slot)
         if bound is None:  # one Function (and trace cache) per instance, kept on the instance
             bound = Function(self._python_function.__get__(instance, owner), self._input_signature, self._name,
-                             self._reduce_retracing)
+                             self._reduce_retracing, self._autograph)
             if hasattr(instance, "__dict__"):
                 instance.__dict__[slot] = bound
         return bound
@@ -285,10 +286,13 @@ class Function:
         graph = FuncGraph(self._name)
         graph.first_trace = first
         names = _argument_names(self._signature, args, kwargs)
+        body = self._python_function
+        if self._autograph and autograph_converter is not None:  # tensor if/while become cond/while_loop
+            body = autograph_converter(body)
         with graph.as_default():
             symbolic_args, arg_tensors = _symbolic_arguments(graph, (args, kwargs), names, shapes)
             call_args, call_kwargs = symbolic_args
-            outputs = self._python_function(*call_args, **call_kwargs)
+            outputs = body(*call_args, **call_kwargs)
             leaves = [_graph_output(graph, leaf) for leaf in nest.flatten(outputs, True)]
         return ConcreteFunction(self._name, graph, arg_tensors, outputs, leaves)
 
@@ -305,8 +309,8 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
                           experimental_follow_type_hints=experimental_follow_type_hints)
     reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
     if func is None:
-        return lambda f: Function(f, input_signature, name, reduce_retracing)
-    return Function(func, input_signature, name, reduce_retracing)
+        return lambda f: Function(f, input_signature, name, reduce_retracing, autograph)
+    return Function(func, input_signature, name, reduce_retracing, autograph)
 
 
 _functions_run_eagerly = False
@@ -347,6 +351,7 @@ def _fast_key(args, kwargs):
     return tuple((a._value.dtype, a._value.shape, a._device) for a in args), _call_context()
 
 
+autograph_converter = None  # fn -> fn with tensor if/while rewritten (set by the api layer's autograph)
 call_context_hooks: list = []  # fn() -> hashable: what else about the call site selects a trace (distribute adds
                                # the strategy and replica: each replica of strategy.run traces its own graph)
 

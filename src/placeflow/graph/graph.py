@@ -79,9 +79,10 @@ class Tensor:
     def __bool__(self):
         raise errors.OperatorNotAllowedInGraphError(
             "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed: AutoGraph is disabled in this "
-            f"function.\nplaceflow: {self.name!r} has a value only when the graph runs, and placeflow does not "
-            "convert Python control flow (`if`, `while`) on tensors into graph ops. Compute with tensor ops "
-            "(placeflow.where), or run the branch eagerly outside the function.")
+            f"function.\nplaceflow: {self.name!r} has a value only when the graph runs. placeflow's AutoGraph "
+            "converts `if` and `while` statements on tensors (not `for` loops, conditions in expressions such as "
+            "`a and b` or `x if c else y`, statements holding break/continue/return, or functions without "
+            "source, e.g. lambdas): use placeflow.cond / placeflow.while_loop / placeflow.where there.")
 
     def __iter__(self):
         raise TypeError(f"Tensor {self.name!r} is not iterable while building a graph; "

@@ -1,0 +1,324 @@
+"""AutoGraph for `function`: Python `if` and `while` statements whose condition is a tensor become tf.cond and
+tf.while_loop; with a Python condition they stay Python. The function's source is rewritten once.
+
+The variables a statement assigns (and that exist before it) become the cond outputs or loop variables.
+Statements holding `break`, `continue`, `return` or `yield` are left as they are (a tensor condition there
+raises OperatorNotAllowedInGraphError, as without AutoGraph); so are `for` loops. `to_code` shows the
+rewritten source.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import itertools
+import textwrap
+
+from ..eager.convert import convert_to_tensor
+from ..eager.tensor import EagerTensor
+from ..graph.graph import Tensor as GraphTensor
+from . import control_flow
+
+UNDEFINED = object()
+_ids = itertools.count()
+
+
+def _is_tensor(value) -> bool:
+    return isinstance(value, (EagerTensor, GraphTensor))
+
+
+# -- runtime helpers the rewritten code calls (as __ag__.<name>) ------------------------------------------------
+
+def get_state(*getters) -> tuple:
+    """The current values of the statement's variables (UNDEFINED for one not assigned yet)."""
+    values = []
+    for getter in getters:
+        try:
+            values.append(getter())
+        except NameError:
+            values.append(UNDEFINED)
+    return tuple(values)
+
+
+def while_stmt(test, body, state, set_state, names) -> None:
+    """`while test(): body()`: a tf.while_loop over the defined variables when the test is a tensor."""
+    condition = test()
+    if not _is_tensor(condition):
+        while condition:
+            body()
+            condition = test()
+        return
+    initial = state()
+    live = [i for i, value in enumerate(initial) if value is not UNDEFINED]
+    loop_vars = [convert_to_tensor(initial[i]) for i in live]
+
+    def merged(values):
+        full = list(initial)
+        for i, value in zip(live, values):
+            full[i] = value
+        return tuple(full)
+
+    def loop_test(*values):
+        set_state(merged(values))
+        return test()
+
+    def loop_body(*values):
+        set_state(merged(values))
+        body()
+        after = state()
+        return [_like(after[i], loop_vars[k], names[i]) for k, i in enumerate(live)]
+
+    results = control_flow.while_loop(loop_test, loop_body, loop_vars)
+    set_state(merged(results))
+
+
+def if_stmt(test, if_true, if_false, state, set_state, names) -> None:
+    """`if test: if_true() else: if_false()`: a tf.cond over the assigned variables when test is a tensor."""
+    if not _is_tensor(test):
+        if test:
+            if_true()
+        else:
+            if_false()
+        return
+    initial = state()
+
+    def branch(fn, label):
+        def run():
+            set_state(initial)
+            fn()
+            after = state()
+            undefined = [n for n, v in zip(names, after) if v is UNDEFINED]
+            if undefined:
+                raise ValueError(f"'{undefined[0]}' must also be initialized in the {label} branch: a variable a "
+                                 f"tensor `if` assigns needs a value on both paths.")
+            return tuple(convert_to_tensor(v) for v in after)
+        return run
+
+    results = control_flow.cond(test, branch(if_true, "if"), branch(if_false, "else"))
+    set_state(tuple(results) if isinstance(results, (list, tuple)) else (results,))
+
+
+def _like(value, reference, name):
+    tensor = convert_to_tensor(value) if not _is_tensor(value) else value
+    if tensor.dtype != reference.dtype:
+        if not _is_tensor(value):
+            return convert_to_tensor(value, dtype=reference.dtype)
+        raise TypeError(f"'{name}' enters the loop as {reference.dtype.name} but the loop body makes it "
+                        f"{tensor.dtype.name}.")
+    return tensor
+
+
+# -- the rewrite -------------------------------------------------------------------------------------------------
+
+class _Assigned(ast.NodeVisitor):
+    """Names a statement list assigns (not inside nested functions or classes)."""
+
+    def __init__(self):
+        self.names: list = []
+
+    def visit_Name(self, node):  # noqa: N802 - ast's method name
+        if isinstance(node.ctx, ast.Store) and node.id not in self.names:
+            self.names.append(node.id)
+
+    def visit_FunctionDef(self, node):  # noqa: N802
+        pass
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+
+class _Escapes(ast.NodeVisitor):
+    """Whether a statement list holds break/continue/return/yield that would leave a converted body."""
+
+    def __init__(self):
+        self.found = False
+
+    def _mark(self, node):
+        self.found = True
+
+    visit_Break = visit_Continue = visit_Return = visit_Yield = visit_YieldFrom = _mark
+
+    def visit_FunctionDef(self, node):  # noqa: N802
+        pass
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef
+
+
+def _assigned(statements) -> list:
+    visitor = _Assigned()
+    for statement in statements:
+        visitor.visit(statement)
+    return [n for n in visitor.names if not n.startswith("__ag")]
+
+
+def _escapes(statements) -> bool:
+    visitor = _Escapes()
+    for statement in statements:
+        visitor.visit(statement)
+    return visitor.found
+
+
+class _Rewriter(ast.NodeTransformer):
+    """Rewrites `if` and `while` statements of one function body into __ag__ calls."""
+
+    def visit_FunctionDef(self, node):  # noqa: N802 - nested functions keep their own statements
+        return node
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_While(self, node):  # noqa: N802
+        names = _assigned(node.body)  # before nested statements turn into helper functions
+        self.generic_visit(node)
+        if node.orelse or _escapes(node.body):
+            return node
+        index = next(_ids)
+        test_name, body_name = f"__ag_test_{index}", f"__ag_body_{index}"
+        return _helpers(names, index) + [
+            _def(test_name, [ast.Return(value=node.test)], []),
+            _def(body_name, node.body or [ast.Pass()], names),
+            _call("while_stmt", [ast.Name(test_name, ast.Load()), ast.Name(body_name, ast.Load()),
+                                 ast.Name(f"__ag_state_{index}", ast.Load()),
+                                 ast.Name(f"__ag_set_{index}", ast.Load()), _names_tuple(names)]),
+        ]
+
+    def visit_If(self, node):  # noqa: N802
+        names = _assigned(node.body + node.orelse)  # before nested statements turn into helper functions
+        self.generic_visit(node)
+        if _escapes(node.body) or _escapes(node.orelse):
+            return node
+        index = next(_ids)
+        true_name, false_name = f"__ag_if_true_{index}", f"__ag_if_false_{index}"
+        return _helpers(names, index) + [
+            _def(true_name, node.body or [ast.Pass()], names),
+            _def(false_name, node.orelse or [ast.Pass()], names),
+            _call("if_stmt", [node.test, ast.Name(true_name, ast.Load()), ast.Name(false_name, ast.Load()),
+                              ast.Name(f"__ag_state_{index}", ast.Load()), ast.Name(f"__ag_set_{index}", ast.Load()),
+                              _names_tuple(names)]),
+        ]
+
+
+def _names_tuple(names):
+    return ast.Tuple([ast.Constant(n) for n in names], ast.Load())
+
+
+def _def(name, body, nonlocal_names):
+    statements = ([ast.Nonlocal(list(nonlocal_names))] if nonlocal_names else []) + list(body)
+    return ast.FunctionDef(name=name, args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                                                         kw_defaults=[], kwarg=None, defaults=[]),
+                           body=statements, decorator_list=[], returns=None, type_params=[])
+
+
+def _helpers(names, index):
+    """__ag_state_N() -> the variables' values; __ag_set_N(values) assigns them."""
+    getters = [ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                                             kwarg=None, defaults=[]), body=ast.Name(n, ast.Load())) for n in names]
+    state = _def(f"__ag_state_{index}", [ast.Return(value=ast.Call(
+        func=ast.Attribute(ast.Name("__ag__", ast.Load()), "get_state", ast.Load()), args=getters, keywords=[]))], [])
+    setter_body = [ast.Nonlocal(list(names))] if names else []
+    for position, name in enumerate(names):
+        setter_body.append(ast.If(
+            test=ast.Compare(ast.Subscript(ast.Name("__ag_values", ast.Load()), ast.Constant(position), ast.Load()),
+                             [ast.IsNot()], [ast.Attribute(ast.Name("__ag__", ast.Load()), "UNDEFINED", ast.Load())]),
+            body=[ast.Assign([ast.Name(name, ast.Store())],
+                             ast.Subscript(ast.Name("__ag_values", ast.Load()), ast.Constant(position), ast.Load()))],
+            orelse=[]))
+    setter = ast.FunctionDef(name=f"__ag_set_{index}", args=ast.arguments(
+        posonlyargs=[], args=[ast.arg("__ag_values")], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+        defaults=[]), body=setter_body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
+    return [state, setter]
+
+
+def _call(helper, args):
+    return ast.Expr(ast.Call(func=ast.Attribute(ast.Name("__ag__", ast.Load()), helper, ast.Load()), args=args,
+                             keywords=[]))
+
+
+def _converted_tree(fn):
+    source = textwrap.dedent(inspect.getsource(fn))
+    tree = ast.parse(source)
+    definition = tree.body[0]
+    if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        raise ValueError("not a function definition")
+    definition.decorator_list = []
+    definition.body = [_Rewriter().visit(statement) for statement in definition.body]
+    definition.body = [s for item in definition.body for s in (item if isinstance(item, list) else [item])]
+    _flatten_lists(definition)
+    names = sorted({n for node in ast.walk(definition) if isinstance(node, ast.Nonlocal) for n in node.names})
+    if names:  # `if False: y = None` makes y a local of the function (the helpers' nonlocal needs one), unset
+        binding = ast.If(test=ast.Constant(False), body=[ast.Assign([ast.Name(n, ast.Store())], ast.Constant(None))
+                                                          for n in names], orelse=[])
+        definition.body.insert(_after_docstring(definition), binding)
+    return ast.fix_missing_locations(tree), definition
+
+
+def _after_docstring(definition) -> int:
+    first = definition.body[0] if definition.body else None
+    return 1 if isinstance(first, ast.Expr) and isinstance(getattr(first, "value", None), ast.Constant) and \
+        isinstance(first.value.value, str) else 0
+
+
+def _flatten_lists(node) -> None:
+    """NodeTransformer may leave lists of statements inside bodies: splice them in."""
+    for field in ("body", "orelse", "finalbody"):
+        statements = getattr(node, field, None)
+        if isinstance(statements, list):
+            flat = []
+            for item in statements:
+                flat.extend(item if isinstance(item, list) else [item])
+            setattr(node, field, flat)
+            for child in flat:
+                _flatten_lists(child)
+
+
+def to_code(fn) -> str:
+    """The source AutoGraph runs for `fn`."""
+    fn = getattr(fn, "python_function", fn)
+    return ast.unparse(_converted_tree(inspect.unwrap(fn))[0])
+
+
+@functools.lru_cache(maxsize=256)
+def _convert_cached(code, fn):
+    return _build(fn)
+
+
+def convert(fn):
+    """`fn` with its tensor if/while statements rewritten; `fn` itself when its source is unavailable."""
+    target = getattr(fn, "__func__", fn)
+    if getattr(target, "__name__", "") == "<lambda>" or not inspect.isfunction(target):
+        return fn
+    try:
+        converted = _convert_cached(target.__code__, target)
+    except (OSError, TypeError, ValueError, SyntaxError, IndentationError):
+        return fn
+    if converted is None:
+        return fn
+    return converted.__get__(fn.__self__) if hasattr(fn, "__self__") else converted
+
+
+def _build(fn):
+    tree, definition = _converted_tree(fn)
+    if not any(name.startswith("__ag_") for node in ast.walk(definition) if isinstance(node, ast.FunctionDef)
+               for name in [node.name]):
+        return None  # nothing to convert
+    free = fn.__code__.co_freevars
+    factory = ast.FunctionDef(name="__ag_factory", args=ast.arguments(
+        posonlyargs=[], args=[ast.arg(n) for n in free], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+        defaults=[]), body=[definition, ast.Return(ast.Name(definition.name, ast.Load()))], decorator_list=[],
+        returns=None, type_params=[])
+    module = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
+    namespace = dict(fn.__globals__)
+    namespace["__ag__"] = _Helpers
+    exec(compile(module, f"<autograph {fn.__qualname__}>", "exec"), namespace)  # noqa: S102 - our own rewrite
+    cells = [cell.cell_contents for cell in (fn.__closure__ or ())]
+    converted = namespace["__ag_factory"](*cells)
+    functools.update_wrapper(converted, fn)
+    return converted
+
+
+class _Helpers:
+    """What the rewritten code sees as __ag__."""
+
+    UNDEFINED = UNDEFINED
+    get_state = staticmethod(get_state)
+    while_stmt = staticmethod(while_stmt)
+    if_stmt = staticmethod(if_stmt)
