@@ -180,3 +180,29 @@ def test_first_calls_from_several_threads_trace_once(make_context):
         thread.join()
     assert len(traces) == 1 and step.experimental_get_tracing_count() == 1
     assert float(v.numpy()) == 6.0
+
+
+def test_autograph_leaves_methods_using_super_and_functions_with_globals_working(make_context):
+    class Base:
+        def scale(self, x):
+            return x * 2.0
+
+    class Child(Base):
+        @tf.function
+        def scale(self, x):
+            if x > 0:  # not converted (super() needs its class cell): a tensor condition here would raise
+                pass
+            return super().scale(x) + 1.0
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        Child().scale(tf.constant(1.0))
+
+    @tf.function
+    def with_global(x):
+        global _SEEN
+        if x > 0:
+            _SEEN = True
+        return x
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):  # `global` blocks the rewrite: unconverted
+        with_global(tf.constant(1.0))

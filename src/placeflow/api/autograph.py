@@ -296,6 +296,9 @@ def convert(fn):
 
 
 def _build(fn):
+    code = fn.__code__
+    if "__class__" in code.co_freevars or inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
+        return None  # zero-argument super() needs the class cell; generators and coroutines stay as written
     tree, definition = _converted_tree(fn)
     if not any(name.startswith("__ag_") for node in ast.walk(definition) if isinstance(node, ast.FunctionDef)
                for name in [node.name]):
