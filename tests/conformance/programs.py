@@ -1250,3 +1250,26 @@ def case_autograph_while_with_variable_and_tensor_accumulator(tf, env):
         return acc
 
     return [run(tf.constant(4)).numpy().tolist(), float(v.numpy())]
+
+
+def case_autograph_branch_local_temporaries(tf, env):
+    @tf.function
+    def f(x):
+        if x > 0:
+            tmp = x * 2.0
+            y = tmp + 1.0
+        else:
+            y = -x
+        return y
+
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def effects_only(x):
+        if x > 0:
+            v.assign_add(1.0)
+        return x
+
+    effects_only(tf.constant(1.0))
+    effects_only(tf.constant(-1.0))
+    return [float(f(tf.constant(3.0))), float(f(tf.constant(-2.0))), float(v.numpy())]

@@ -73,8 +73,10 @@ def while_stmt(test, body, state, set_state, names) -> None:
     set_state(merged(results))
 
 
-def if_stmt(test, if_true, if_false, state, set_state, names) -> None:
-    """`if test: if_true() else: if_false()`: a tf.cond over the assigned variables when test is a tensor."""
+def if_stmt(test, if_true, if_false, state, set_state, names, in_both=()) -> None:
+    """`if test: if_true() else: if_false()`: a tf.cond over the assigned variables when test is a tensor.
+    A variable becomes an output when it existed before or both branches assign it; one only a branch
+    assigns is that branch's own (undefined after, as TF)."""
     if not _is_tensor(test):
         if test:
             if_true()
@@ -82,21 +84,21 @@ def if_stmt(test, if_true, if_false, state, set_state, names) -> None:
             if_false()
         return
     initial = state()
+    outputs = [i for i, name in enumerate(names) if initial[i] is not UNDEFINED or name in in_both]
 
-    def branch(fn, label):
+    def branch(fn):
         def run():
             set_state(initial)
             fn()
             after = state()
-            undefined = [n for n, v in zip(names, after) if v is UNDEFINED]
-            if undefined:
-                raise ValueError(f"'{undefined[0]}' must also be initialized in the {label} branch: a variable a "
-                                 f"tensor `if` assigns needs a value on both paths.")
-            return tuple(convert_to_tensor(v) for v in after)
+            return tuple(convert_to_tensor(after[i]) for i in outputs) + (convert_to_tensor(0),)  # never empty
         return run
 
-    results = control_flow.cond(test, branch(if_true, "if"), branch(if_false, "else"))
-    set_state(tuple(results) if isinstance(results, (list, tuple)) else (results,))
+    results = control_flow.cond(test, branch(if_true), branch(if_false))
+    final = list(initial)
+    for i, value in zip(outputs, results):
+        final[i] = value
+    set_state(tuple(final))
 
 
 def _like(value, reference, name):
@@ -183,6 +185,7 @@ class _Rewriter(ast.NodeTransformer):
 
     def visit_If(self, node):  # noqa: N802
         names = _assigned(node.body + node.orelse)  # before nested statements turn into helper functions
+        in_both = [n for n in _assigned(node.body) if n in _assigned(node.orelse)]
         self.generic_visit(node)
         if _escapes(node.body) or _escapes(node.orelse):
             return node
@@ -193,7 +196,7 @@ class _Rewriter(ast.NodeTransformer):
             _def(false_name, node.orelse or [ast.Pass()], names),
             _call("if_stmt", [node.test, ast.Name(true_name, ast.Load()), ast.Name(false_name, ast.Load()),
                               ast.Name(f"__ag_state_{index}", ast.Load()), ast.Name(f"__ag_set_{index}", ast.Load()),
-                              _names_tuple(names)]),
+                              _names_tuple(names), _names_tuple(in_both)]),
         ]
 
 
