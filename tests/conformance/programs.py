@@ -1273,3 +1273,37 @@ def case_autograph_branch_local_temporaries(tf, env):
     effects_only(tf.constant(1.0))
     effects_only(tf.constant(-1.0))
     return [float(f(tf.constant(3.0))), float(f(tf.constant(-2.0))), float(v.numpy())]
+
+
+def case_autograph_for_loops(tf, env):
+    @tf.function
+    def squares(n):
+        total = tf.constant(0)
+        for i in tf.range(n):
+            total += i * i
+        return total
+
+    @tf.function
+    def rows(x):
+        acc = tf.zeros([2])
+        for row in x:
+            acc = acc + row
+        return acc
+
+    @tf.function
+    def python_range(x):
+        for k in range(3):
+            x = x + k
+        return x
+
+    return [int(squares(tf.constant(5))), rows(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])).numpy().tolist(),
+            int(python_range(tf.constant(1)))]
+
+
+def case_range_with_tensor_bounds_in_a_function(tf, env):
+    @tf.function
+    def f(n):
+        return tf.range(n), tf.range(1.0, tf.cast(n, tf.float32), 1.5)
+
+    a, b = f(tf.constant(4))
+    return [a.numpy().tolist(), b.numpy().tolist(), a.dtype.name, b.dtype.name]

@@ -56,12 +56,25 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     """start, start + delta, ... up to (not including) limit (Range)."""
     if limit is None:
         start, limit = 0, start
-    values = [float(as_tensor_or_none(v).numpy()) if as_tensor_or_none(v) is not None else v for v in (start, limit, delta)]
+    tensors = [as_tensor_or_none(v) for v in (start, limit, delta)]
+    if any(t is not None and not hasattr(t, "numpy") for t in tensors):  # a bound known only when a graph runs
+        return _range_of_tensors(start, limit, delta, dtype, name)
+    values = [float(t.numpy()) if t is not None else v for t, v in zip(tensors, (start, limit, delta))]
     if dtype is None:
         dtype = dtypes.float32 if any(isinstance(v, float) for v in values) else dtypes.int32
     dtype = dtypes.as_dtype(dtype)
     return execute("Range", (), dtype, {"start": values[0], "limit": values[1], "delta": values[2], "dtype": dtype},
                    name=name)
+
+
+def _range_of_tensors(start, limit, delta, dtype, name):
+    from .math_ops import cast
+    given = [convert_to_tensor(v) for v in (start, limit, delta)]
+    if dtype is None:
+        dtype = next((t.dtype for t in given if t.dtype.is_floating), given[1].dtype)
+    dtype = dtypes.as_dtype(dtype)
+    bounds = tuple(cast(t, dtype) for t in given)
+    return execute("_RangeOfTensors", bounds, dtype, {"dtype": dtype}, name=name)
 
 
 def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):

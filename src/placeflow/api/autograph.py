@@ -1,10 +1,10 @@
 """AutoGraph for `function`: Python `if` and `while` statements whose condition is a tensor become tf.cond and
-tf.while_loop; with a Python condition they stay Python. The function's source is rewritten once.
+tf.while_loop, and a `for` loop over a tensor (e.g. `for i in tf.range(n)`) a tf.while_loop over its first
+dimension; with Python conditions and iterables they stay Python. The function's source is rewritten once.
 
 The variables a statement assigns (and that exist before it) become the cond outputs or loop variables.
 Statements holding `break`, `continue`, `return` or `yield` are left as they are (a tensor condition there
-raises OperatorNotAllowedInGraphError, as without AutoGraph); so are `for` loops. `to_code` shows the
-rewritten source.
+raises OperatorNotAllowedInGraphError, as without AutoGraph). `to_code` shows the rewritten source.
 """
 
 from __future__ import annotations
@@ -71,6 +71,34 @@ def while_stmt(test, body, state, set_state, names) -> None:
 
     results = control_flow.while_loop(loop_test, loop_body, loop_vars)
     set_state(merged(results))
+
+
+def for_stmt(iterable, body, state, set_state, names) -> None:
+    """`for item in iterable: body(item)`: over a tensor's first dimension, a tf.while_loop with an index."""
+    if not _is_tensor(iterable):
+        for item in iterable:
+            body(item)
+        return
+    from . import array_ops, indexing
+    length = array_ops.shape(iterable)[0]
+    initial = state()
+    live = [i for i, value in enumerate(initial) if value is not UNDEFINED]
+    loop_vars = [convert_to_tensor(0)] + [convert_to_tensor(initial[i]) for i in live]
+
+    def merged(values):
+        full = list(initial)
+        for i, value in zip(live, values):
+            full[i] = value
+        return tuple(full)
+
+    def loop_body(index, *values):
+        set_state(merged(values))
+        body(indexing.gather(iterable, index))
+        after = state()
+        return [index + 1] + [_like(after[i], loop_vars[k + 1], names[i]) for k, i in enumerate(live)]
+
+    results = control_flow.while_loop(lambda index, *values: index < length, loop_body, loop_vars)
+    set_state(merged(results[1:]))
 
 
 def if_stmt(test, if_true, if_false, state, set_state, names, in_both=()) -> None:
@@ -181,6 +209,23 @@ class _Rewriter(ast.NodeTransformer):
             _call("while_stmt", [ast.Name(test_name, ast.Load()), ast.Name(body_name, ast.Load()),
                                  ast.Name(f"__ag_state_{index}", ast.Load()),
                                  ast.Name(f"__ag_set_{index}", ast.Load()), _names_tuple(names)]),
+        ]
+
+    def visit_For(self, node):  # noqa: N802
+        names = _assigned(node.body + [ast.Assign([node.target], ast.Constant(None))])
+        self.generic_visit(node)
+        if node.orelse or _escapes(node.body) or isinstance(node, ast.AsyncFor):
+            return node
+        index = next(_ids)
+        body_name = f"__ag_for_body_{index}"
+        item = ast.arg(f"__ag_item_{index}")
+        body = [ast.Assign([node.target], ast.Name(item.arg, ast.Load()))] + node.body
+        definition = _def(body_name, body, names)
+        definition.args.args = [item]
+        return _helpers(names, index) + [
+            definition,
+            _call("for_stmt", [node.iter, ast.Name(body_name, ast.Load()), ast.Name(f"__ag_state_{index}", ast.Load()),
+                               ast.Name(f"__ag_set_{index}", ast.Load()), _names_tuple(names)]),
         ]
 
     def visit_If(self, node):  # noqa: N802
@@ -327,4 +372,5 @@ class _Helpers:
     UNDEFINED = UNDEFINED
     get_state = staticmethod(get_state)
     while_stmt = staticmethod(while_stmt)
+    for_stmt = staticmethod(for_stmt)
     if_stmt = staticmethod(if_stmt)

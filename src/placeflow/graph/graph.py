@@ -80,7 +80,7 @@ class Tensor:
         raise errors.OperatorNotAllowedInGraphError(
             "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed: AutoGraph is disabled in this "
             f"function.\nplaceflow: {self.name!r} has a value only when the graph runs. placeflow's AutoGraph "
-            "converts `if` and `while` statements on tensors (not `for` loops, conditions in expressions such as "
+            "converts `if`/`while` statements and `for` loops over tensors (not conditions in expressions such as "
             "`a and b` or `x if c else y`, statements holding break/continue/return, or functions without "
             "source, e.g. lambdas): use placeflow.cond / placeflow.while_loop / placeflow.where there.")
 

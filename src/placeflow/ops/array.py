@@ -128,6 +128,14 @@ def _range(xp, start, limit, delta, dtype):
     return xp.arange(start, limit, delta, dtype=dtype.numpy_dtype)
 
 
+@define("_RangeOfTensors", REAL_NUMBERS - {d.int8, d.int16, d.uint8, d.uint16}, shape=lambda shapes, attrs: (None,),
+        grad=NOT_DIFFERENTIABLE, gpu=())
+def _range_of_tensors(xp, start, limit, delta, dtype):
+    """Range whose bounds are tensors of a graph (their values known only when it runs)."""
+    values = [np.asarray(v).item() for v in (start, limit, delta)]
+    return _range(np, *values, dtype)
+
+
 @define("Eye", NUMBERS | {d.bool}, shape=rules.eye, grad=NOT_DIFFERENTIABLE)
 def _eye(xp, num_rows, num_columns, dtype):
     return xp.eye(num_rows, num_columns, dtype=dtype.numpy_dtype)
