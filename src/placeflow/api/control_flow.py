@@ -3,8 +3,8 @@ traced bodies) while a graph or a `function` is built."""
 
 from __future__ import annotations
 
-from ..eager.convert import convert_to_tensor
 from ..eager import tape
+from ..eager.convert import convert_to_tensor
 from ..eager.tape import GradientTape
 from ..framework import dtypes, graph_mode, nest
 from ..framework.tensor_shape import TensorShape
@@ -49,10 +49,8 @@ def _build_if(pred, fns, name):
     def gradient(entry, *upstream):
         return _if_gradient(entry, fns, captured, upstream, name, bodies)
 
-    attrs = {"then_branch": bodies[0], "else_branch": bodies[-1], "output_specs": tuple(specs),
+    attrs = {"then_branch": bodies[0], "else_branch": bodies[1], "output_specs": tuple(specs),
              "gradient": gradient, "_stateful": stateful}
-    if len(bodies) != 2:
-        raise ValueError("an If has two branches")
     op = graph.create_op("If", [pred] + captured, attrs, specs[0][0] if specs else None, name, specs)
     if stateful:
         cf.run_stateful_order(graph, op, bodies)
@@ -106,8 +104,8 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
         pairs = pairs[:-1]
         if not pairs:
             return default()
-    if exclusive:
-        raise NotImplementedError("case(exclusive=True) is not implemented in placeflow.")
+    if exclusive or strict:
+        raise NotImplementedError("case(exclusive=True / strict=True) is not implemented in placeflow.")
     result = default
     for pred, fn in reversed(pairs):
         result = (lambda p, f, rest: (lambda: cond(p, f, rest)))(pred, fn, result)
@@ -128,7 +126,15 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
                swap_memory=False, maximum_iterations=None, name=None):
-    """Repeat loop_vars = body(*loop_vars) while cond(*loop_vars) (at most maximum_iterations times)."""
+    """Repeat loop_vars = body(*loop_vars) while cond(*loop_vars) (at most maximum_iterations times).
+    parallel_iterations is a scheduling hint (placeflow runs iterations in order); back_prop=False stops
+    gradients at the outputs."""
+    if swap_memory:
+        raise NotImplementedError("while_loop(swap_memory=True) is not implemented: placeflow never swaps loop "
+                                  "values to host memory.")
+    if not back_prop:
+        return nest.map_structure(math_ops.stop_gradient, while_loop(
+            cond, body, loop_vars, shape_invariants, parallel_iterations, True, False, maximum_iterations, name))
     if not isinstance(loop_vars, (list, tuple, dict)):  # TensorFlow's (odd) text for a lone tensor
         raise ValueError("'loop_vars' must be provided.\nplaceflow: pass the loop variables as a list or tuple, "
                          "e.g. loop_vars=[i].")
