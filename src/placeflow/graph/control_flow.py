@@ -19,10 +19,12 @@ from ..eager.variables import Variable
 from ..framework import graph_mode, nest
 from ..runtime import registry
 from ..runtime.transfer import to_host
-from .build import as_graph_tensor
+from ..ops.debug import SIDE_EFFECT_OPS
 from . import executor
+from .build import as_graph_tensor
 from .function import ConcreteFunction, FuncGraph
 from .graph import Tensor
+from .variables import order_stateful
 
 HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -96,22 +98,19 @@ class Body:
     @property
     def stateful(self) -> bool:
         """Whether running the body writes a variable or has a side effect."""
-        from ..ops.debug import SIDE_EFFECT_OPS
         return any((op.resource is not None and op.type != "ReadVariableOp") or op.type in SIDE_EFFECT_OPS or
                    op.attrs.get("_stateful") for op in self.graph.get_operations())
 
 
-def trace_body(fn, name: str, input_specs=(), hoist_reads=True, before=None, hoisted=None) -> Body:
+def trace_body(fn, name: str, input_specs=(), hoist_reads=True, hoisted=None) -> Body:
     """Trace fn(*placeholders of input_specs [(dtype, shape)]) into a Body of the graph being built;
-    `before(graph)` runs first inside the body graph; `hoisted` reuses enclosing reads of variables."""
+    `hoisted` reuses enclosing reads of variables ({id(variable): read})."""
     outer = graph_mode.active()
     graph = BodyGraph(name, outer, hoist_reads)
     graph.hoisted.update(hoisted or {})
     with graph.as_default():
         placeholders = [graph.create_op("_Arg", [], {"_pinned_device": HOST}, dtype, f"{name}_input",
                                         [(dtype, shape)]).outputs[0] for dtype, shape in input_specs]
-        if before is not None:
-            before(graph)
         result = fn(*placeholders)
         leaves = [_as_output(graph, leaf) for leaf in nest.flatten(result)]
     structure = nest.pack_as(result, leaves)
@@ -164,11 +163,10 @@ def output_specs(bodies) -> list:
 
 def run_stateful_order(graph, op, bodies) -> None:
     """Order the op after earlier uses of the variables its bodies write (and later uses after it)."""
-    from .variables import _order_stateful
     seen = set()
     for body in bodies:
         for inner in body.graph.get_operations():
             var = inner.resource
             if var is not None and id(var) not in seen and isinstance(var, Variable):
                 seen.add(id(var))
-                _order_stateful(graph, var, op, write=True)
+                order_stateful(graph, var, op, write=True)

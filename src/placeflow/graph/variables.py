@@ -162,7 +162,7 @@ class _EagerVariableHooks:
         """A ReadVariableOp reading eager `var` when the graph runs."""
         op = graph.create_op("ReadVariableOp", [], {"_pinned_device": var.device}, var.dtype, None,
                              [(var.dtype, tuple(var.shape))], resource=var)
-        _order_stateful(graph, var, op, write=False)
+        order_stateful(graph, var, op, write=False)
         return op.outputs[0]
 
     @staticmethod
@@ -179,11 +179,11 @@ class _EagerVariableHooks:
                 f"shapes must be equal. [Op:{op_type}]"))
         op = graph.create_op(op_type, [tensor], dict(attrs or {}, _pinned_device=var.device), var.dtype, None, [],
                              resource=var)
-        _order_stateful(graph, var, op, write=True)
+        order_stateful(graph, var, op, write=True)
         return _EagerVariableHooks.read(graph, var) if read_value else op
 
 
-def _order_stateful(graph, var, op, write: bool) -> None:
+def order_stateful(graph, var, op, write: bool) -> None:
     """Reads after a write wait for it; a write waits for every earlier read and write (program order)."""
     state = graph.__dict__.setdefault("_resource_order", {})
     last_write, reads = state.get(id(var), (None, []))
