@@ -1307,3 +1307,52 @@ def case_range_with_tensor_bounds_in_a_function(tf, env):
 
     a, b = f(tf.constant(4))
     return [a.numpy().tolist(), b.numpy().tolist(), a.dtype.name, b.dtype.name]
+
+
+def case_autograph_break_and_continue(tf, env):
+    @tf.function
+    def first_over(x, limit):
+        i = tf.constant(0)
+        found = tf.constant(-1)
+        while i < tf.size(x):
+            if x[i] > limit:
+                found = i
+                break
+            i += 1
+        return found
+
+    @tf.function
+    def sum_odd(n):
+        i = tf.constant(0)
+        total = tf.constant(0)
+        while i < n:
+            i += 1
+            if i % 2 == 0:
+                continue
+            total += i
+        return total
+
+    @tf.function
+    def python_break(x):
+        k = 0
+        while True:
+            k += 1
+            if k == 3:
+                break
+            x = x + 1
+        return x
+
+    return [int(first_over(tf.constant([1, 5, 9, 12]), tf.constant(6))),
+            int(first_over(tf.constant([1, 2]), tf.constant(6))), int(sum_odd(tf.constant(10))),
+            int(python_break(tf.constant(0)))]
+
+
+def case_tensor_index_inside_a_traced_loop(tf, env):
+    @tf.function
+    def total(x):
+        acc = tf.constant(0.0)
+        for i in tf.range(tf.size(x)):
+            acc += x[i] * tf.cast(i, tf.float32)
+        return acc
+
+    return float(total(tf.constant([1.0, 2.0, 3.0])))

@@ -93,8 +93,18 @@ def test_a_symbolic_tensor_as_a_python_bool_raises_at_once_where_nothing_convert
                 break
         return n
 
-    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="statements holding break/continue/return"):
-        with_break(tf.constant(6))  # placeflow's AutoGraph leaves loops with break unconverted (TF converts them)
+    assert int(with_break(tf.constant(6))) == 3  # break in a tensor loop is converted (TF 2.21: 3)
+
+    @tf.function
+    def with_return(n):
+        while n > 0:
+            n = n - 1
+            if n == 3:
+                return n
+        return n
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="statements holding return"):
+        with_return(tf.constant(6))  # placeflow's AutoGraph leaves loops with return unconverted (TF converts them)
 
 
 def test_each_replica_of_strategy_run_traces_its_own_function(make_context):

@@ -179,6 +179,19 @@ def slice_key(key):
 
 
 def strided_slice(tensor, key, name=None):
-    """tensor[key] (StridedSlice): ints, slices, Ellipsis, None (new axis)."""
+    """tensor[key] (StridedSlice): ints, slices, Ellipsis, None (new axis); inside a graph, a lone scalar
+    tensor index (x[i] in a traced loop) is a gather along the first axis."""
     x = convert_to_tensor(tensor)
+    if _symbolic(key):
+        from .indexing import gather
+        return gather(x, key)
+    if isinstance(key, tuple) and any(_symbolic(k) for k in key) or isinstance(key, slice) and any(
+            _symbolic(v) for v in (key.start, key.stop, key.step)):
+        raise NotImplementedError("Indexing with tensors known only when a graph runs is implemented for a lone "
+                                  "scalar index (x[i]); use placeflow.gather / placeflow.slice for the rest.")
     return execute("StridedSlice", (x,), x.dtype, {"key": slice_key(key)}, name=name)
+
+
+def _symbolic(value) -> bool:
+    """A tensor of a graph being built (its value is known only when the graph runs)."""
+    return hasattr(value, "op") and hasattr(value, "value_index") and not hasattr(value, "numpy")

@@ -2,9 +2,10 @@
 tf.while_loop, and a `for` loop over a tensor (e.g. `for i in tf.range(n)`) a tf.while_loop over its first
 dimension; with Python conditions and iterables they stay Python. The function's source is rewritten once.
 
-The variables a statement assigns (and that exist before it) become the cond outputs or loop variables.
-Statements holding `break`, `continue`, `return` or `yield` are left as they are (a tensor condition there
-raises OperatorNotAllowedInGraphError, as without AutoGraph). `to_code` shows the rewritten source.
+The variables a statement assigns (and that exist before it) become the cond outputs or loop variables. A
+`while` loop's own break/continue become flags (loop variables) that end the loop or skip the rest of the
+body. Statements holding `return` or `yield`, and `for` loops holding break/continue, are left as they are
+(a tensor condition there raises OperatorNotAllowedInGraphError). `to_code` shows the rewritten source.
 """
 
 from __future__ import annotations
@@ -29,6 +30,25 @@ def _is_tensor(value) -> bool:
 
 
 # -- runtime helpers the rewritten code calls (as __ag__.<name>) ------------------------------------------------
+
+def not_(value):
+    """`not value`, elementwise for a tensor."""
+    return control_flow.math_ops.logical_not(value) if _is_tensor(value) else not value
+
+
+def or_(a, b):
+    """`a or b` for flags that may be tensors."""
+    if _is_tensor(a) or _is_tensor(b):
+        return control_flow.math_ops.logical_or(convert_to_tensor(a), convert_to_tensor(b))
+    return a or b
+
+
+def and_(a, b_fn):
+    """`a and b_fn()`: b_fn runs only when a is a tensor or true (a loop's not-broken flag and its test)."""
+    if not _is_tensor(a):
+        return b_fn() if a else False
+    return control_flow.math_ops.logical_and(a, convert_to_tensor(b_fn()))
+
 
 def get_state(*getters) -> tuple:
     """The current values of the statement's variables (UNDEFINED for one not assigned yet)."""
@@ -178,7 +198,7 @@ def _assigned(statements) -> list:
     visitor = _Assigned()
     for statement in statements:
         visitor.visit(statement)
-    return [n for n in visitor.names if not n.startswith("__ag")]
+    return [n for n in visitor.names if n != "__ag_values" and not n.startswith("__ag_item")]
 
 
 def _escapes(statements) -> bool:
@@ -197,13 +217,14 @@ class _Rewriter(ast.NodeTransformer):
     visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
 
     def visit_While(self, node):  # noqa: N802
+        prelude = _lower_loop_jumps(node)  # break/continue become flags (loop variables) and guards
         names = _assigned(node.body)  # before nested statements turn into helper functions
         self.generic_visit(node)
         if node.orelse or _escapes(node.body):
-            return node
+            return prelude + [node] if prelude else node
         index = next(_ids)
         test_name, body_name = f"__ag_test_{index}", f"__ag_body_{index}"
-        return _helpers(names, index) + [
+        return prelude + _helpers(names, index) + [
             _def(test_name, [ast.Return(value=node.test)], []),
             _def(body_name, node.body or [ast.Pass()], names),
             _call("while_stmt", [ast.Name(test_name, ast.Load()), ast.Name(body_name, ast.Load()),
@@ -243,6 +264,86 @@ class _Rewriter(ast.NodeTransformer):
                               ast.Name(f"__ag_state_{index}", ast.Load()), ast.Name(f"__ag_set_{index}", ast.Load()),
                               _names_tuple(names), _names_tuple(in_both)]),
         ]
+
+
+class _Jumps(ast.NodeVisitor):
+    """Whether statements hold a break/continue of the loop being looked at (not of loops nested in it)."""
+
+    def __init__(self):
+        self.found = False
+
+    def _mark(self, node):
+        self.found = True
+
+    visit_Break = visit_Continue = _mark
+
+    def _skip(self, node):
+        pass
+
+    visit_While = visit_For = visit_AsyncFor = visit_FunctionDef = visit_AsyncFunctionDef = _skip
+    visit_ClassDef = visit_Lambda = _skip
+
+
+def _has_jump(statements) -> bool:
+    visitor = _Jumps()
+    for statement in statements:
+        visitor.visit(statement)
+    return visitor.found
+
+
+def _flag(name, value):
+    return ast.Assign([ast.Name(name, ast.Store())], ast.Constant(value))
+
+
+def _ag(helper, *args):
+    return ast.Call(func=ast.Attribute(ast.Name("__ag__", ast.Load()), helper, ast.Load()), args=list(args),
+                    keywords=[])
+
+
+def _lower(statements, brk, cnt):
+    """The statements with break/continue turned into flag assignments and what follows them guarded; None
+    when a jump sits where this cannot follow (inside with/try/match)."""
+    out = []
+    for position, statement in enumerate(statements):
+        if isinstance(statement, ast.Break):
+            return out + [_flag(brk, True)]
+        if isinstance(statement, ast.Continue):
+            return out + [_flag(cnt, True)]
+        if not _has_jump([statement]):
+            out.append(statement)
+            continue
+        if not isinstance(statement, ast.If):
+            return None
+        body, orelse = _lower(statement.body, brk, cnt), _lower(statement.orelse, brk, cnt)
+        if body is None or orelse is None:
+            return None
+        statement.body, statement.orelse = body or [ast.Pass()], orelse
+        out.append(statement)
+        rest = statements[position + 1:]
+        if rest:
+            guarded = _lower(rest, brk, cnt)
+            if guarded is None:
+                return None
+            jumped = _ag("or_", ast.Name(brk, ast.Load()), ast.Name(cnt, ast.Load()))
+            out.append(ast.If(test=_ag("not_", jumped), body=guarded, orelse=[]))
+        return out
+    return out
+
+
+def _lower_loop_jumps(node) -> list:
+    """Rewrite a while loop's own break/continue (in place) into flags; returns the flag set-up statements."""
+    if node.orelse or not _has_jump(node.body):
+        return []
+    index = next(_ids)
+    brk, cnt = f"__ag_break_{index}", f"__ag_continue_{index}"
+    lowered = _lower(node.body, brk, cnt)
+    if lowered is None:
+        return []
+    node.body = [_flag(cnt, False)] + lowered
+    test_lambda = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                                                kwarg=None, defaults=[]), body=node.test)
+    node.test = _ag("and_", _ag("not_", ast.Name(brk, ast.Load())), test_lambda)
+    return [_flag(brk, False), _flag(cnt, False)]
 
 
 def _names_tuple(names):
@@ -373,4 +474,5 @@ class _Helpers:
     get_state = staticmethod(get_state)
     while_stmt = staticmethod(while_stmt)
     for_stmt = staticmethod(for_stmt)
+    not_, or_, and_ = staticmethod(not_), staticmethod(or_), staticmethod(and_)
     if_stmt = staticmethod(if_stmt)

@@ -80,9 +80,10 @@ class Tensor:
         raise errors.OperatorNotAllowedInGraphError(
             "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed: AutoGraph is disabled in this "
             f"function.\nplaceflow: {self.name!r} has a value only when the graph runs. placeflow's AutoGraph "
-            "converts `if`/`while` statements and `for` loops over tensors (not conditions in expressions such as "
-            "`a and b` or `x if c else y`, statements holding break/continue/return, or functions without "
-            "source, e.g. lambdas): use placeflow.cond / placeflow.while_loop / placeflow.where there.")
+            "converts `if`/`while` statements (break/continue included) and `for` loops over tensors, but not "
+            "conditions in expressions (`a and b`, `x if c else y`), statements holding return, break/continue "
+            "in `for` loops, the functions the traced one calls, or functions without source (lambdas): use "
+            "placeflow.cond / placeflow.while_loop / placeflow.where there.")
 
     def __iter__(self):
         raise TypeError(f"Tensor {self.name!r} is not iterable while building a graph; "
