@@ -216,3 +216,37 @@ def test_autograph_leaves_methods_using_super_and_functions_with_globals_working
 
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):  # `global` blocks the rewrite: unconverted
         with_global(tf.constant(1.0))
+
+
+def test_autograph_keeps_the_original_closure_and_refuses_del(make_context):
+    def make():
+        scale = 1.0
+
+        @tf.function
+        def f(x):
+            if x > 0:
+                y = x * scale
+            else:
+                y = -x
+            return y
+
+        def set_scale(value):
+            nonlocal scale
+            scale = value
+        return f, set_scale
+
+    f, set_scale = make()
+    assert float(f(tf.constant(2.0))) == 2.0
+    set_scale(10.0)
+    assert float(f(tf.constant(2.0, tf.float64))) == 20.0  # a new trace reads the closure as it is now
+
+    @tf.function
+    def with_del(x):
+        tmp = x
+        if x > 0:
+            x = x + 1
+        del tmp
+        return x
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):  # `del` keeps the function unconverted
+        with_del(tf.constant(1.0))

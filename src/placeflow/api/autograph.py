@@ -6,6 +6,8 @@ The variables a statement assigns (and that exist before it) become the cond out
 `while` loop's own break/continue become flags (loop variables) that end the loop or skip the rest of the
 body. Statements holding `return` or `yield`, and `for` loops holding break/continue, are left as they are
 (a tensor condition there raises OperatorNotAllowedInGraphError). `to_code` shows the rewritten source.
+The rewritten function shares the original's globals and closure cells (so later rebindings are seen); its
+module gains one global, `__ag__`, the helpers the rewritten statements call.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import functools
 import inspect
 import itertools
 import textwrap
+import types
 
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import EagerTensor
@@ -449,20 +452,25 @@ def _build(fn):
     if "__class__" in code.co_freevars or inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
         return None  # zero-argument super() needs the class cell; generators and coroutines stay as written
     tree, definition = _converted_tree(fn)
-    if not any(name.startswith("__ag_") for node in ast.walk(definition) if isinstance(node, ast.FunctionDef)
-               for name in [node.name]):
+    if any(isinstance(node, ast.Delete) for node in ast.walk(definition)):
+        return None  # `del` of a variable a rewritten statement shares would act on the helper's scope
+    if not any(isinstance(node, ast.FunctionDef) and node.name.startswith("__ag_") for node in ast.walk(definition)):
         return None  # nothing to convert
-    free = fn.__code__.co_freevars
+    free = code.co_freevars
     factory = ast.FunctionDef(name="__ag_factory", args=ast.arguments(
         posonlyargs=[], args=[ast.arg(n) for n in free], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
         defaults=[]), body=[definition, ast.Return(ast.Name(definition.name, ast.Load()))], decorator_list=[],
         returns=None, type_params=[])
-    module = ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[]))
-    namespace = dict(fn.__globals__)
-    namespace["__ag__"] = _Helpers
-    exec(compile(module, f"<autograph {fn.__qualname__}>", "exec"), namespace)  # noqa: S102 - our own rewrite
-    cells = [cell.cell_contents for cell in (fn.__closure__ or ())]
-    converted = namespace["__ag_factory"](*cells)
+    module = compile(ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[])),
+                     f"<autograph {fn.__qualname__}>", "exec")
+    factory_code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+    rewritten = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == fn.__name__)
+    # the rewritten function runs with the original's globals and closure cells (never a snapshot of them)
+    cells = dict(zip(free, fn.__closure__ or ()))
+    fn.__globals__.setdefault("__ag__", _Helpers)
+    converted = types.FunctionType(rewritten, fn.__globals__, fn.__name__, fn.__defaults__,
+                                   tuple(cells[name] for name in rewritten.co_freevars))
+    converted.__kwdefaults__ = fn.__kwdefaults__
     functools.update_wrapper(converted, fn)
     return converted
 
