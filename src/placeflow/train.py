@@ -17,6 +17,12 @@ def _building_tf1_graph() -> bool:
     return graph is not None and not getattr(graph, "is_function_graph", False)
 
 
+def _refuse_gradient_options(aggregation_method, grad_loss) -> None:
+    if aggregation_method is not None or grad_loss is not None:
+        raise NotImplementedError("aggregation_method and grad_loss are not implemented in placeflow's TF1 "
+                                  "optimizers; leave them None.")
+
+
 class _TF1Methods:
     """minimize/compute_gradients/apply_gradients: the graph path while a TF1 graph is built."""
 
@@ -25,7 +31,10 @@ class _TF1Methods:
 
     def minimize(self, loss, global_step=None, var_list=None, gate_gradients=1, aggregation_method=None,
                  colocate_gradients_with_ops=False, name=None, grad_loss=None, tape=None):
-        """The training op (TF1 graph), or one eager update (with a tape or a zero-argument callable loss)."""
+        """The training op (TF1 graph), or one eager update (with a tape or a zero-argument callable loss).
+        gate_gradients and colocate_gradients_with_ops change only scheduling and placement in TF: every
+        gradient is computed before any update here, next to its op."""
+        _refuse_gradient_options(aggregation_method, grad_loss)
         if _building_tf1_graph():
             return self._graph_path().minimize(loss, global_step, var_list, name)
         if var_list is None and isinstance(global_step, (list, tuple)):  # the Keras order: minimize(loss, var_list)
@@ -35,18 +44,24 @@ class _TF1Methods:
                                       "yourself (global_step is used while a TF1 graph is built).")
         return super().minimize(loss, var_list if var_list is not None else [], tape=tape)
 
-    def compute_gradients(self, loss, var_list=None, **kwargs):
+    def compute_gradients(self, loss, var_list=None, gate_gradients=1, aggregation_method=None,
+                          colocate_gradients_with_ops=False, grad_loss=None):
         """[(gradient, variable)] of `loss` (TF1 graphs)."""
+        _refuse_gradient_options(aggregation_method, grad_loss)
         if not _building_tf1_graph():
             raise RuntimeError("compute_gradients builds graph ops: call it while a TF1 graph is the default, or "
                                "use tf.GradientTape eagerly.")
         return self._graph_path().compute_gradients(loss, var_list)
 
-    def apply_gradients(self, grads_and_vars, global_step=None, name=None, **kwargs):
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None, experimental_aggregate_gradients=True):
         """The update op (TF1 graph), or the eager update."""
         if _building_tf1_graph():
             return self._graph_path().apply_gradients(grads_and_vars, global_step, name)
-        return super().apply_gradients(grads_and_vars, name=name)
+        if global_step is not None:
+            raise NotImplementedError("apply_gradients(global_step=...) runs eagerly here: increment your step "
+                                      "variable yourself (global_step is used while a TF1 graph is built).")
+        return super().apply_gradients(grads_and_vars, name=name,
+                                        experimental_aggregate_gradients=experimental_aggregate_gradients)
 
     def _graph_path(self):
         if getattr(self, "_tf1_graph_optimizer", None) is None:

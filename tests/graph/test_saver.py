@@ -27,3 +27,22 @@ def test_save_restore_and_latest_checkpoint(tmp_path):
                 saver.restore(fresh, str(tmp_path / "nothing"))
     archive = np.load(paths[-1] + ".npz")
     assert sorted(archive.files) == ["global_step", "w"]  # placeflow's format: a NumPy archive by variable name
+
+
+def test_saver_and_tf1_optimizer_options_are_implemented_or_refused(tmp_path):
+    with tf.Graph().as_default():
+        w = tf.Variable([1.0], name="w")
+        loss = tf.reduce_sum(w * w)
+        saver = tf.compat.v1.train.Saver()
+        optimizer = tf.compat.v1.train.GradientDescentOptimizer(0.1)
+        with pytest.raises(NotImplementedError, match="aggregation_method and grad_loss"):
+            optimizer.minimize(loss, grad_loss=tf.constant(2.0))
+        with pytest.raises(NotImplementedError, match="aggregation_method"):
+            tf.gradients(loss, [w], aggregation_method=2)
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            with pytest.raises(NotImplementedError, match="write_state=False"):
+                saver.save(session, str(tmp_path / "m"), write_state=False)
+    with pytest.raises(NotImplementedError, match="experimental_aggregate_gradients=False"):
+        tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.constant(1.0), tf.Variable(1.0))],
+                                                     experimental_aggregate_gradients=False)

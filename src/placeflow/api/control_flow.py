@@ -9,7 +9,7 @@ from ..eager.tape import GradientTape
 from ..framework import dtypes, graph_mode, nest
 from ..framework.tensor_shape import TensorShape
 from ..graph import control_flow as cf
-from . import math_ops
+from . import array_ops, math_ops
 
 
 def _eager_truth(pred) -> bool:
@@ -69,7 +69,7 @@ def _if_gradient(entry, fns, captured, upstream, name, forward_bodies):
                 recorder.watch(captured)
                 outputs = nest.flatten(fn())
             grads = recorder.gradient(outputs, captured, output_gradients=list(upstream_placeholders))
-            return [g if g is not None else math_ops.zeros_like_tensor(t) for g, t in zip(grads, captured)]
+            return [g if g is not None else array_ops.zeros_like(t) for g, t in zip(grads, captured)]
         return grad_fn
 
     hoisted = {}

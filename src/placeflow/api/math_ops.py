@@ -570,7 +570,3 @@ def in_top_k(targets, predictions, k, name=None):
     above = reduce_sum(cast(greater(predictions, reshape(chosen, [-1, 1])), dtypes.int32), axis=1)
     return logical_and(less(above, int(k)), is_finite(chosen))
 
-
-def zeros_like_tensor(x):
-    """Zeros of x's shape and dtype (ZerosLike); for gradient bodies, which may not import array_ops."""
-    return execute("ZerosLike", (convert_to_tensor(x),), convert_to_tensor(x).dtype)

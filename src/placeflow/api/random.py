@@ -53,20 +53,30 @@ def _shape(shape) -> tuple:
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Values drawn uniformly from [minval, maxval) (maxval defaults to 1; required for integer dtypes)."""
-    dtype = dtypes.as_dtype(dtype)
-    if dtype.is_integer:
-        return _uniform_int(shape, minval, maxval, dtype, _generator(seed), name)
-    attrs = {"shape": _shape(shape), "minval": float(minval), "maxval": 1.0 if maxval is None else float(maxval),
-             "dtype": dtype, "generator": _generator(seed)}
-    return execute("RandomUniform", (), dtype, attrs, name=name)
+    return _draw_uniform(shape, minval, maxval, dtype, _generator(seed), name)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Values drawn from a normal distribution."""
+    return _draw_normal("RandomStandardNormal", shape, mean, stddev, dtype, _generator(seed), name)
+
+
+def _draw_uniform(shape, minval, maxval, dtype, generator, name):
+    """RandomUniform (RandomUniformInt for integers) drawing from `generator`."""
+    dtype = dtypes.as_dtype(dtype)
+    if dtype.is_integer:
+        return _uniform_int(shape, minval, maxval, dtype, generator, name)
+    attrs = {"shape": _shape(shape), "minval": float(minval), "maxval": 1.0 if maxval is None else float(maxval),
+             "dtype": dtype, "generator": generator}
+    return execute("RandomUniform", (), dtype, attrs, name=name)
+
+
+def _draw_normal(op, shape, mean, stddev, dtype, generator, name):
+    """RandomStandardNormal or TruncatedNormal drawing from `generator`."""
     dtype = dtypes.as_dtype(dtype)
     attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
-             "generator": _generator(seed)}
-    return execute("RandomStandardNormal", (), dtype, attrs, name=name)
+             "generator": generator}
+    return execute(op, (), dtype, attrs, name=name)
 
 
 def _uniform_int(shape, minval, maxval, dtype, generator, name):
@@ -79,10 +89,7 @@ def _uniform_int(shape, minval, maxval, dtype, generator, name):
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Normal values, those beyond two standard deviations drawn again."""
-    dtype = dtypes.as_dtype(dtype)
-    attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
-             "generator": _generator(seed)}
-    return execute("TruncatedNormal", (), dtype, attrs, name=name)
+    return _draw_normal("TruncatedNormal", shape, mean, stddev, dtype, _generator(seed), name)
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
@@ -114,29 +121,18 @@ def _stateless(seed) -> np.random.Generator:
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None, alg="auto_select"):
     """Uniform values determined by `seed` (two integers) alone. Not TensorFlow's Philox stream: the same
     seed gives the same values in placeflow, not the values TensorFlow gives."""
-    dtype = dtypes.as_dtype(dtype)
-    if dtype.is_integer:
-        return _uniform_int(shape, minval, maxval, dtype, _stateless(seed), name)
-    attrs = {"shape": _shape(shape), "minval": float(minval), "maxval": 1.0 if maxval is None else float(maxval),
-             "dtype": dtype, "generator": _stateless(seed)}
-    return execute("RandomUniform", (), dtype, attrs, name=name)
+    return _draw_uniform(shape, minval, maxval, dtype, _stateless(seed), name)
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):
     """Normal values determined by `seed` alone (see stateless_uniform)."""
-    dtype = dtypes.as_dtype(dtype)
-    attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
-             "generator": _stateless(seed)}
-    return execute("RandomStandardNormal", (), dtype, attrs, name=name)
+    return _draw_normal("RandomStandardNormal", shape, mean, stddev, dtype, _stateless(seed), name)
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                                alg="auto_select"):
     """Truncated normal values determined by `seed` alone (see stateless_uniform)."""
-    dtype = dtypes.as_dtype(dtype)
-    attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
-             "generator": _stateless(seed)}
-    return execute("TruncatedNormal", (), dtype, attrs, name=name)
+    return _draw_normal("TruncatedNormal", shape, mean, stddev, dtype, _stateless(seed), name)
 
 
 class Generator:
@@ -165,26 +161,15 @@ class Generator:
 
     def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
         """Uniform values from [minval, maxval) (maxval required for integers)."""
-        dtype = dtypes.as_dtype(dtype)
-        if dtype.is_integer:
-            return _uniform_int(shape, minval, maxval, dtype, self._take(), name)
-        attrs = {"shape": _shape(shape), "minval": float(minval), "maxval": 1.0 if maxval is None else float(maxval),
-                 "dtype": dtype, "generator": self._take()}
-        return execute("RandomUniform", (), dtype, attrs, name=name)
+        return _draw_uniform(shape, minval, maxval, dtype, self._take(), name)
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         """Normal values."""
-        dtype = dtypes.as_dtype(dtype)
-        attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
-                 "generator": self._take()}
-        return execute("RandomStandardNormal", (), dtype, attrs, name=name)
+        return _draw_normal("RandomStandardNormal", shape, mean, stddev, dtype, self._take(), name)
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         """Truncated normal values."""
-        dtype = dtypes.as_dtype(dtype)
-        attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
-                 "generator": self._take()}
-        return execute("TruncatedNormal", (), dtype, attrs, name=name)
+        return _draw_normal("TruncatedNormal", shape, mean, stddev, dtype, self._take(), name)
 
     def split(self, count=1):
         """`count` new generators with independent streams (this one advances)."""

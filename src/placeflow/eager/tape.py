@@ -43,7 +43,7 @@ def paused_everywhere():
     return stack
 
 
-class _Entry:
+class Entry:
     """One recorded op: its type, attributes, inputs and outputs."""
 
     __slots__ = ("op", "attrs", "inputs", "outputs")
@@ -60,7 +60,7 @@ def record(op: str, attrs, inputs, outputs) -> None:
     outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
     for tape in tapes:
         if tape._recording and any(id(x) in tape._watched for x in inputs):
-            tape._entries.append(_Entry(op, attrs, _as_tensors(inputs), list(outs)))
+            tape._entries.append(Entry(op, attrs, _as_tensors(inputs), list(outs)))
             for out in outs:
                 tape._watched[id(out)] = out
 

@@ -6,25 +6,20 @@ from `ys` back to `xs`, in reverse creation order; the new ops go into the same 
 
 from __future__ import annotations
 
+from ..eager.tape import Entry  # gradient rules see a graph op as they see a recorded one
 from ..framework import errors, graph_mode, nest
 from ..ops.emit import emit, zeros_like
 from ..ops.registry import NOT_DIFFERENTIABLE, differentiable_ops, op_def
 from .graph import Tensor
 
 
-class _Entry:
-    """A graph op seen as a gradient rule sees a recorded op."""
-
-    __slots__ = ("op", "attrs", "inputs", "outputs")
-
-    def __init__(self, operation):
-        self.op, self.attrs = operation.type, operation.attrs or {}
-        self.inputs, self.outputs = list(operation.inputs), list(operation.outputs)
-
-
 def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggregation_method=None,
               stop_gradients=None, unconnected_gradients="none"):
-    """d(sum of ys) / d(each x) as graph tensors (None for an x that ys do not depend on)."""
+    """d(sum of ys) / d(each x) as graph tensors (None for an x that ys do not depend on). gate_gradients
+    changes only scheduling in TF; other aggregation methods than the default are refused."""
+    if aggregation_method is not None:
+        raise NotImplementedError(f"tf.gradients(aggregation_method={aggregation_method!r}) is not implemented in "
+                                  f"placeflow: gradients are added with AddN; leave it None.")
     graph = graph_mode.active()
     if graph is None:
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape "
@@ -51,7 +46,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
             raise LookupError(f"No gradient defined for operation '{operation.name}' (op type: {operation.type}). "
                               f"placeflow defines gradients for: {', '.join(sorted(differentiable_ops()))}.")
         upstream = [g if g is not None else zeros_like(out) for g, out in zip(upstream, operation.outputs)]
-        for tensor, grad in zip(operation.inputs, rule(_Entry(operation), *upstream)):
+        entry = Entry(operation.type, operation.attrs, list(operation.inputs), list(operation.outputs))
+        for tensor, grad in zip(operation.inputs, rule(entry, *upstream)):
             if grad is not None:
                 _add(grads, tensor, grad)
     return [_source_gradient(graph, source, grads, unconnected_gradients) for source in sources]

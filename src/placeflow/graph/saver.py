@@ -29,8 +29,15 @@ class Saver:
         self._max_to_keep = max_to_keep
         self._kept: list = []
 
-    def save(self, sess, save_path, global_step=None, **kwargs) -> str:
-        """Write the variables' values; returns the checkpoint prefix (save_path-<global_step> when given)."""
+    def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
+             write_meta_graph=True, write_state=True, strip_default_attrs=False, save_debug_info=False) -> str:
+        """Write the variables' values; returns the checkpoint prefix (save_path-<global_step> when given).
+        placeflow writes no meta graph (write_meta_graph is accepted only as TF's default, which it cannot
+        honour either way: there is no MetaGraphDef), and always records the latest prefix."""
+        if latest_filename is not None or not write_state or strip_default_attrs or save_debug_info:
+            raise NotImplementedError("Saver.save supports save_path and global_step; latest_filename, "
+                                      "write_state=False, strip_default_attrs and save_debug_info are not "
+                                      "implemented in placeflow.")
         prefix = save_path if global_step is None else f"{save_path}-{int(_value(sess, global_step))}"
         values = dict(zip(self._names, sess.run(self._variables)))
         with open(prefix + ".npz", "wb") as handle:

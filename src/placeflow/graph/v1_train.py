@@ -42,7 +42,7 @@ class GraphOptimizer:
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         if not pairs:
             raise ValueError(f"No gradients provided for any variable: {[v.name for _, v in grads_and_vars]}.")
-        updates = self._prepare() + [self.update(var, grad) for grad, var in pairs]
+        updates = [self.update(var, grad) for grad, var in pairs]
         if global_step is None:
             return group(*[u.op if hasattr(u, "op") else u for u in updates], name=name or self.name)
         with control_dependencies(updates):
@@ -51,9 +51,6 @@ class GraphOptimizer:
     def minimize(self, loss, global_step=None, var_list=None, name=None):
         """compute_gradients then apply_gradients: the training op to run each step."""
         return self.apply_gradients(self.compute_gradients(loss, var_list), global_step, name)
-
-    def _prepare(self) -> list:
-        return []
 
     def slot(self, var, name, initial=0.0):
         """The slot variable `name` of `var` (same shape, initialized to `initial`)."""

@@ -15,6 +15,7 @@ from ..api.module import tracked_leaves
 from ..eager.variables import Variable
 from ..framework import dtypes, graph_mode
 from . import activations, initializers
+from .arguments import refuse_keywords
 
 _uids: dict = {}
 
@@ -282,13 +283,7 @@ _NOT_IMPLEMENTED = frozenset({"activity_regularizer", "kernel_regularizer", "bia
 
 def _refuse_arguments(layer: str, kwargs: dict) -> None:
     """Keras arguments placeflow lacks raise NotImplementedError (when set); unknown ones ValueError, as Keras."""
-    missing = {k: v for k, v in kwargs.items() if k in _NOT_IMPLEMENTED and v is not None}
-    if missing:
-        raise NotImplementedError(f"{layer}: {missing} is not implemented in placeflow; leave "
-                                  f"{', '.join(sorted(missing))} unset.")
-    unknown = {k: v for k, v in kwargs.items() if k not in _NOT_IMPLEMENTED}
-    if unknown:
-        raise ValueError(f"Unrecognized keyword arguments passed to {layer}: {unknown}")
+    refuse_keywords(kwargs, _NOT_IMPLEMENTED, layer, f"Unrecognized keyword arguments passed to {layer}: ")
 
 
 def _call_kwargs(layer, kwargs) -> dict:

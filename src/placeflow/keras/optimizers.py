@@ -16,6 +16,7 @@ from ..distribute.reduce_op import ReduceOp
 from ..eager.variables import Variable
 from ..framework import graph_mode
 from ..graph import interrupts
+from .arguments import refuse_keywords
 
 
 class Optimizer:
@@ -57,6 +58,9 @@ class Optimizer:
 
     def apply_gradients(self, grads_and_vars, name=None, experimental_aggregate_gradients=True):
         """Update each variable with its gradient (all-reduced first when called inside strategy.run)."""
+        if not experimental_aggregate_gradients:
+            raise NotImplementedError("apply_gradients(experimental_aggregate_gradients=False) is not implemented "
+                                      "in placeflow: gradients are always all-reduced across replicas first.")
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         if not pairs:
             raise ValueError("No gradients provided for any variable. Check that the loss depends on the "
@@ -213,13 +217,7 @@ def _refuse_unsupported(kwargs) -> None:
         raise ValueError("Argument `decay` is no longer supported (Keras 3 ignores it with a warning; placeflow "
                          "refuses it): use a learning-rate schedule instead.")
     kwargs = {k: v for k, v in kwargs.items() if k != "decay"}
-    unsupported = {k: v for k, v in kwargs.items() if k in _NOT_IMPLEMENTED and v not in (None, False)}
-    if unsupported:
-        raise NotImplementedError(f"placeflow's optimizers do not implement {unsupported}; leave these arguments "
-                                  f"unset.")
-    unknown = {k: v for k, v in kwargs.items() if k not in _NOT_IMPLEMENTED}
-    if unknown:
-        raise ValueError(f"Argument(s) not recognized: {unknown}")
+    refuse_keywords(kwargs, _NOT_IMPLEMENTED, "placeflow's optimizers", "Argument(s) not recognized: ")
 
 
 _BY_NAME = {"sgd": SGD, "adam": Adam}
