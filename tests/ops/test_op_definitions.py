@@ -31,6 +31,22 @@ MORE = {
     "ExpandDims": lambda: tf.expand_dims(tf.ones([3, 2]), -1),
     "RandomUniform": lambda: tf.random.uniform([2, 2]),
     "RandomStandardNormal": lambda: tf.random.normal([3]),
+    # ops added with issue 16 that have no gradient case: each runs through a Session here too
+    "Floor": lambda: tf.math.floor(tf.ones([2, 3])),
+    "Round": lambda: tf.math.round(tf.ones([4])),
+    "IsNan": lambda: tf.math.is_nan(tf.ones([2, 2])),
+    "All": lambda: tf.reduce_all(tf.ones([2, 3]) > 0, axis=1),
+    "Size": lambda: tf.size(tf.ones([2, 5])),
+    "Rank": lambda: tf.rank(tf.ones([2, 5])),
+    "Unique": lambda: tf.unique(tf.constant([3, 1, 3])).y,
+    "RandomUniformInt": lambda: tf.random.uniform([3], 0, 5, dtype=tf.int32),
+    "TruncatedNormal": lambda: tf.random.truncated_normal([2, 2]),
+    "Multinomial": lambda: tf.random.categorical(tf.zeros([2, 3]), 4),
+    "Svd": lambda: tf.linalg.svd(tf.ones([3, 2]))[0],
+    "StringJoin": lambda: tf.strings.join([tf.constant(["a", "b"]), "c"]),
+    "StringLength": lambda: tf.strings.length(tf.constant(["ab"])),
+    "AsString": lambda: tf.strings.as_string(tf.ones([2])),
+    "_RangeOfTensors": lambda: tf.range(tf.compat.v1.placeholder_with_default(tf.constant(4), [])),
 }
 
 
