@@ -27,7 +27,7 @@ class _TF1Methods:
     """minimize/compute_gradients/apply_gradients: the graph path while a TF1 graph is built."""
 
     def _graph_optimizer(self):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} has no TF1 graph path.")
 
     def minimize(self, loss, global_step=None, var_list=None, gate_gradients=1, aggregation_method=None,
                  colocate_gradients_with_ops=False, name=None, grad_loss=None, tape=None):

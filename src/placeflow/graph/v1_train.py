@@ -62,8 +62,8 @@ class GraphOptimizer:
         return self._slots[key]
 
     def update(self, var, grad):
-        """The ops updating `var` with `grad`."""
-        raise NotImplementedError
+        """The ops updating `var` with `grad` (each optimizer below defines it)."""
+        raise NotImplementedError(f"{type(self).__name__} defines no update rule.")
 
 
 class GraphGradientDescent(GraphOptimizer):
