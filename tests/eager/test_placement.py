@@ -238,3 +238,19 @@ def test_list_kernels_explains_fallbacks():
     assert "float32" in gpu_variable_dtypes and "int32" not in gpu_variable_dtypes
     with pytest.raises(ValueError, match="Unknown op 'MatMull'"):
         tf.config.experimental.list_kernels("MatMull")
+
+
+def test_string_tensors_under_a_gpu_scope_live_on_the_host(gpus):
+    with tf.device("GPU:0"):
+        text = tf.constant(["ab", "cde"])
+        lengths = tf.strings.length(tf.strings.join([text, text]))
+        numbers = lengths * 2  # int32 maths goes back to the GPU
+
+    @tf.function
+    def traced(x):
+        with tf.device("GPU:1"):
+            return tf.strings.length(x)
+
+    assert text.device == FULL + "CPU:0" and lengths.device == FULL + "CPU:0"
+    assert numbers.device == FULL + "GPU:0" and numbers.numpy().tolist() == [8, 12]
+    assert traced(text).device == FULL + "CPU:0" and traced(text).numpy().tolist() == [2, 3]

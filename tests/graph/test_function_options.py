@@ -67,3 +67,31 @@ def test_tensor_spec_prints_and_checks_like_tensorflow():
         tf.TensorSpec([1.5])
     with pytest.raises(TypeError, match="input_signature must be a list of placeflow.TensorSpec"):
         tf.function(lambda x: x, input_signature=[[2, 2]])
+
+
+def test_get_concrete_function_takes_tensor_specs_and_checks_its_calls(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="1")
+
+    @tf.function
+    def f(x, scale=2.0):
+        return x * scale
+
+    concrete = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    assert concrete.structured_input_signature == ((tf.TensorSpec([None], tf.float32, "x"),), {})
+    assert concrete(tf.constant([1.0, 2.0, 3.0])).numpy().tolist() == [2.0, 4.0, 6.0]
+    assert concrete([1.5]).numpy().tolist() == [3.0]  # Python values take the traced dtype
+    with pytest.raises(TypeError, match=r"can not cast TensorSpec\(shape=\(1, 1\)"):
+        concrete(tf.constant([[1.0]]))
+    assert f.get_concrete_function(tf.TensorSpec([None], tf.float32)) is concrete  # same spec: same trace
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_synchronous_execution_is_stored_and_ops_finish_before_returning(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="1")
+    assert tf.config.experimental.get_synchronous_execution() is True
+    tf.config.experimental.set_synchronous_execution(False)
+    assert tf.config.experimental.get_synchronous_execution() is False
+    with pytest.raises(tf.errors.InvalidArgumentError):  # raised at the op, a valid asynchronous schedule
+        tf.reshape(tf.ones([3]), [2])
+    with pytest.raises(TypeError, match="expects a bool"):
+        tf.config.experimental.set_synchronous_execution("yes")

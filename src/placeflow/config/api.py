@@ -112,6 +112,19 @@ def get_device_policy() -> str:
     return context().device_policy
 
 
+def set_synchronous_execution(enable: bool) -> None:
+    """Whether eager ops must finish before returning. placeflow's eager ops always finish before they return
+    (synchronous is one valid schedule of TF's asynchronous mode: same results, errors raised at the op)."""
+    if not isinstance(enable, (bool, int)) and enable is not None:
+        raise TypeError(f"set_synchronous_execution expects a bool or None, got {enable!r}.")
+    context().synchronous_execution = True if enable is None else bool(enable)
+
+
+def get_synchronous_execution() -> bool:
+    """The flag set_synchronous_execution stored (True by default)."""
+    return context().synchronous_execution
+
+
 def get_per_process_memory_fraction() -> float | None:
     """The fraction of each GPU's total memory this process may use, or None for the default limit."""
     return context().memory_fraction

@@ -49,6 +49,7 @@ class Context:
         self.strict_placement = False
         self.device_policy = "silent"  # implicit eager copies: silent, warn, explicit, silent_for_int32
         self.log_device_placement = False
+        self.synchronous_execution = True
         self.placement_cache: dict = {}  # filled by the placement layer; cleared when a flag changes
         self._logical = None
         self.init_site = None

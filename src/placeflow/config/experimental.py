@@ -12,6 +12,7 @@ from .api import (  # noqa: F401 - re-exported public names
     get_memory_growth,
     get_per_process_memory_fraction,
     get_strict_placement,
+    get_synchronous_execution,
     get_visible_devices,
     list_logical_devices,
     list_physical_devices,
@@ -20,6 +21,7 @@ from .api import (  # noqa: F401 - re-exported public names
     set_memory_growth,
     set_per_process_memory_fraction,
     set_strict_placement,
+    set_synchronous_execution,
     set_visible_devices,
 )
 from .logical import LogicalDeviceConfiguration as VirtualDeviceConfiguration  # noqa: F401

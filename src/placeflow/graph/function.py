@@ -89,9 +89,30 @@ class ConcreteFunction:
             self._lanes = lanes.lanes_for(devices, ctx.threads("inter"))
             self._host_threads = lanes.worker_budget(ctx.threads("inter"))
 
+    @property
+    def structured_input_signature(self):
+        """The (args, kwargs) specs of the tensor arguments this trace takes, as TensorSpecs."""
+        return tuple(TensorSpec(t.shape, t.dtype, t.op.name) for t in self.inputs), {}
+
     def __call__(self, *args, **kwargs):
-        """Run the traced graph on tensor arguments (the same signature it was traced for)."""
-        return self.call_flat([a for a in nest.flatten((args, kwargs), True) if isinstance(a, EagerTensor)])
+        """Run the traced graph on tensor arguments matching the shapes and dtypes it was traced for."""
+        from ..eager.convert import convert_to_tensor
+        leaves = list(args) + list(kwargs.values())
+        if len(leaves) != len(self.inputs):  # nested structures: their tensor leaves, in order
+            leaves = [a for a in nest.flatten((args, kwargs), True) if isinstance(a, EagerTensor)]
+        if len(leaves) != len(self.inputs):
+            raise TypeError(f"{self.function_name} takes {len(self.inputs)} tensor arguments, got {len(leaves)}: "
+                            f"{args!r}. Pass one tensor per traced argument ({self.structured_input_signature}).")
+        tensors = []
+        for value, placeholder in zip(leaves, self.inputs):
+            tensor = value if isinstance(value, EagerTensor) else convert_to_tensor(value, dtype=placeholder.dtype)
+            spec = TensorSpec(placeholder.shape, placeholder.dtype)
+            if not spec.is_compatible_with(tensor):
+                raise TypeError(f"Binding inputs to {self.function_name} failed: can not cast "
+                                f"{TensorSpec(tuple(tensor.shape), tensor.dtype)!r} to {spec!r}. Call it with "
+                                f"tensors matching the traced signature, or get a new concrete function.")
+            tensors.append(tensor)
+        return self.call_flat(tensors)
 
     def call_flat(self, tensors):
         """Run on the flat list of eager tensor arguments; returns the outputs in their structure."""
@@ -194,11 +215,14 @@ class Function:
         return concrete.call_flat(tensors)
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
-        """The trace for these arguments (traced now if new); with an input_signature, no arguments needed."""
+        """The trace for these arguments (traced now if new); with an input_signature, no arguments needed.
+        Arguments may be TensorSpecs: the trace then takes any tensor matching the spec."""
         if self._input_signature is not None:
             if args or kwargs:
                 self._bind_signature(args, kwargs)
             return self._concrete_for_signature()
+        if any(isinstance(leaf, TensorSpec) for leaf in nest.flatten((args, kwargs), True)):
+            args, kwargs = nest.map_structure(_spec_to_argument, (args, kwargs))
         return self._concrete(args, kwargs)[0]
 
     def _bind_signature(self, args, kwargs) -> list:
@@ -379,6 +403,8 @@ def _signature_key(leaves, structure):
     for leaf in leaves:
         if isinstance(leaf, EagerTensor):
             parts.append((leaf._value.dtype, leaf._value.shape, leaf._device))
+        elif isinstance(leaf, _SpecArgument):
+            parts.append(("spec", leaf.dtype, leaf.shape))
         elif isinstance(leaf, Variable):
             parts.append(("variable", id(leaf)))
         else:
@@ -414,6 +440,10 @@ def _argument_names(signature, args, kwargs) -> list:
         count = len([leaf for leaf in nest.flatten(value, True) if isinstance(leaf, (EagerTensor, _SpecArgument))])
         names.extend([name] if count == 1 else [f"{name}_{i}" for i in range(count)])
     return names
+
+
+def _spec_to_argument(leaf):
+    return _SpecArgument(leaf) if isinstance(leaf, TensorSpec) else leaf
 
 
 class _SpecArgument:
