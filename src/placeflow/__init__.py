@@ -40,6 +40,7 @@ from .eager.variables import Variable, variable_creator_scope  # noqa: F401
 from .distribute.reduce_op import VariableAggregation, VariableSynchronization  # noqa: F401
 from .graph.function import function  # noqa: F401
 from .api.module import Module  # noqa: F401
+from .api.tensor_array import TensorArray  # noqa: F401
 from .graph.graph import Graph  # noqa: F401
 from .graph.v1_api import control_dependencies, executing_eagerly, group, init_scope, name_scope, no_op  # noqa: F401
 from .framework.tensor_shape import TensorShape  # noqa: F401

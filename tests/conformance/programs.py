@@ -1356,3 +1356,150 @@ def case_tensor_index_inside_a_traced_loop(tf, env):
         return acc
 
     return float(total(tf.constant([1.0, 2.0, 3.0])))
+
+
+# -- tf.TensorArray (issue 16) --------------------------------------------------------------------------------
+def case_tensor_array_eager_write_stack_read(tf, env):
+    ta = tf.TensorArray(tf.float32, size=3)
+    for i in range(3):
+        ta = ta.write(i, tf.constant([1.0, 2.0]) * i)
+    return [ta.stack().numpy().tolist(), ta.read(1).numpy().tolist(), int(ta.size()), ta.dtype.name,
+            str(ta.element_shape)]
+
+def case_tensor_array_eager_dynamic_size_grows(tf, env):
+    ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    ta = ta.write(0, 1).write(4, 5)
+    return [int(ta.size()), ta.stack().numpy().tolist()]
+
+def case_tensor_array_eager_write_past_fixed_size(tf, env):
+    ta = tf.TensorArray(tf.float32, size=2)
+    return ta.write(2, 1.0).stack().numpy().tolist()
+
+def case_tensor_array_eager_read_unwritten(tf, env):
+    ta = tf.TensorArray(tf.float32, size=2, element_shape=[3])
+    return ta.read(1).numpy().tolist()
+
+def case_tensor_array_eager_read_unwritten_unknown_shape(tf, env):
+    ta = tf.TensorArray(tf.float32, size=2)
+    ta = ta.write(0, [1.0, 2.0])
+    return ta.stack().numpy().tolist()
+
+def case_tensor_array_eager_write_twice(tf, env):
+    ta = tf.TensorArray(tf.float32, size=2)
+    ta = ta.write(0, 1.0)
+    return float(ta.write(0, 2.0).read(0))
+
+def case_tensor_array_eager_wrong_dtype(tf, env):
+    ta = tf.TensorArray(tf.float32, size=2)
+    return ta.write(0, tf.constant(1)).stack().numpy().tolist()
+
+def case_tensor_array_eager_wrong_shape(tf, env):
+    ta = tf.TensorArray(tf.float32, size=2)
+    ta = ta.write(0, [1.0, 2.0])
+    return ta.write(1, [1.0]).stack().numpy().tolist()
+
+def case_tensor_array_unstack_gather_scatter_concat(tf, env):
+    ta = tf.TensorArray(tf.float32, size=3).unstack(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+    gathered = ta.gather([2, 0]).numpy().tolist()
+    scattered = tf.TensorArray(tf.float32, size=3).scatter([2, 0], tf.constant([[7.0], [8.0]]))
+    concat = tf.TensorArray(tf.float32, size=2).write(0, [1.0, 0.5]).write(1, [2.0, 3.0]).concat()
+    return [gathered, scattered.read(2).numpy().tolist(), scattered.read(0).numpy().tolist(),
+            concat.numpy().tolist(), ta.read(1).numpy().tolist()]
+
+def case_tensor_array_concat_needs_same_shapes_unless_infer_shape_false(tf, env):
+    return tf.TensorArray(tf.float32, size=2).write(0, [1.0]).write(1, [2.0, 3.0]).concat().numpy().tolist()
+
+def case_tensor_array_in_function_out_of_range_write(tf, env):
+    @tf.function
+    def f():
+        ta = tf.TensorArray(tf.float32, size=2)
+        i = tf.constant(0)
+        while i < 3:
+            ta = ta.write(i, 1.0)
+            i += 1
+        return ta.stack()
+    return f().numpy().tolist()
+
+def case_tensor_array_in_function_unstack_read(tf, env):
+    @tf.function
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=3).unstack(x)
+        total = tf.constant(0.0)
+        for i in tf.range(3):
+            total += ta.read(i) * tf.cast(i + 1, tf.float32)
+        return total
+    return float(f(tf.constant([1.0, 2.0, 3.0])))
+
+def case_tensor_array_in_a_while_loop(tf, env):
+    @tf.function
+    def squares(n):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        i = tf.constant(0)
+        while i < n:
+            ta = ta.write(i, tf.cast(i * i, tf.float32))
+            i += 1
+        return ta.stack()
+    return [squares(tf.constant(4)).numpy().tolist(), squares(tf.constant(1)).numpy().tolist()]
+
+def case_tensor_array_in_a_for_range_loop(tf, env):
+    @tf.function
+    def rows(x):
+        ta = tf.TensorArray(tf.float32, size=tf.shape(x)[0])
+        for i in tf.range(tf.shape(x)[0]):
+            ta = ta.write(i, tf.reduce_sum(x[i]) * 2.0)
+        return ta.stack(), ta.size()
+    s, n = rows(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+    return [s.numpy().tolist(), int(n)]
+
+def case_tensor_array_tf_while_loop_explicit(tf, env):
+    @tf.function
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=3, element_shape=[2])
+        def body(i, ta):
+            return i + 1, ta.write(i, x * tf.cast(i, tf.float32))
+        _, ta = tf.while_loop(lambda i, ta: i < 3, body, [0, ta])
+        return ta.stack()
+    return f(tf.constant([1.0, -1.0])).numpy().tolist()
+
+def case_tensor_array_gradient_eager(tf, env):
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        ta = tf.TensorArray(tf.float32, size=2)
+        ta = ta.write(0, x * 2.0).write(1, x * x)
+        loss = tf.reduce_sum(ta.stack())
+    return tape.gradient(loss, x).numpy().tolist()
+
+def case_tensor_array_gradient_in_function(tf, env):
+    x = tf.Variable([1.0, 2.0])
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            ta = tf.TensorArray(tf.float32, size=2)
+            ta = ta.write(0, x * 2.0).write(1, x * x)
+            loss = tf.reduce_sum(ta.stack() * tf.constant([[1.0], [3.0]]))
+        return tape.gradient(loss, x)
+    return step().numpy().tolist()
+
+def case_tensor_array_read_out_of_range(tf, env):
+    ta = tf.TensorArray(tf.float32, size=2).write(0, 1.0)
+    return float(ta.read(5))
+
+def case_tensor_array_stack_empty(tf, env):
+    ta = tf.TensorArray(tf.float32, size=0, element_shape=[2])
+    return [ta.stack().numpy().tolist(), list(ta.stack().shape)]
+
+def case_tensor_array_infer_shape_false(tf, env):
+    ta = tf.TensorArray(tf.float32, size=2, infer_shape=False)
+    ta = ta.write(0, [1.0]).write(1, [2.0, 3.0])
+    return ta.concat().numpy().tolist()
+
+def case_tensor_array_python_values_float_int(tf, env):
+    ta = tf.TensorArray(tf.float32, size=1).write(0, 3)
+    return [ta.stack().numpy().tolist(), ta.stack().dtype.name]
+
+
+def case_fill_with_a_traced_value(tf, env):
+    @tf.function
+    def f(x):
+        return tf.fill([2, 2], x * 2.0)
+    return f(tf.constant(1.5)).numpy().tolist()

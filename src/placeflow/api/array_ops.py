@@ -23,6 +23,10 @@ def _ints(value) -> tuple:
 def fill(dims, value, name=None):
     """A tensor of shape `dims` filled with `value` (Fill)."""
     tensor = as_tensor_or_none(value)
+    if tensor is not None and not hasattr(tensor, "numpy"):  # a value computed by the graph being built
+        if tensor.shape is not None and len(tensor.shape) != 0:
+            raise ValueError(f"fill's value must be a scalar, got {tensor!r}.")
+        return execute("BroadcastTo", (tensor,), tensor.dtype, {"shape": _ints(dims)}, name=name)
     host = tensor.numpy() if tensor is not None else host_array(value)
     dtype = dtypes.as_dtype(host.dtype)
     return execute("Fill", (), dtype, {"shape": _ints(dims), "dtype": dtype, "value": host}, name=name)

@@ -23,6 +23,7 @@ from ..eager.convert import convert_to_tensor
 from ..eager.tensor import EagerTensor
 from ..graph.graph import Tensor as GraphTensor
 from . import control_flow
+from .tensor_array import TensorArray
 
 UNDEFINED = object()
 _ids = itertools.count()
@@ -74,7 +75,7 @@ def while_stmt(test, body, state, set_state, names) -> None:
         return
     initial = state()
     live = [i for i, value in enumerate(initial) if value is not UNDEFINED]
-    loop_vars = [convert_to_tensor(initial[i]) for i in live]
+    loop_vars = [_loop_value(initial[i]) for i in live]
 
     def merged(values):
         full = list(initial)
@@ -106,7 +107,7 @@ def for_stmt(iterable, body, state, set_state, names) -> None:
     length = array_ops.shape(iterable)[0]
     initial = state()
     live = [i for i, value in enumerate(initial) if value is not UNDEFINED]
-    loop_vars = [convert_to_tensor(0)] + [convert_to_tensor(initial[i]) for i in live]
+    loop_vars = [convert_to_tensor(0)] + [_loop_value(initial[i]) for i in live]
 
     def merged(values):
         full = list(initial)
@@ -142,7 +143,7 @@ def if_stmt(test, if_true, if_false, state, set_state, names, in_both=()) -> Non
             set_state(initial)
             fn()
             after = state()
-            return tuple(convert_to_tensor(after[i]) for i in outputs) + (convert_to_tensor(0),)  # never empty
+            return tuple(_loop_value(after[i]) for i in outputs) + (convert_to_tensor(0),)  # never empty
         return run
 
     results = control_flow.cond(test, branch(if_true), branch(if_false))
@@ -152,7 +153,16 @@ def if_stmt(test, if_true, if_false, state, set_state, names, in_both=()) -> Non
     set_state(tuple(final))
 
 
+def _loop_value(value):
+    """A variable as a loop or branch carries it: a TensorArray as is, anything else as a tensor."""
+    return value if isinstance(value, TensorArray) else convert_to_tensor(value)
+
+
 def _like(value, reference, name):
+    if isinstance(reference, TensorArray):
+        if not isinstance(value, TensorArray):
+            raise TypeError(f"'{name}' enters the loop as a TensorArray but the loop body makes it {value!r}.")
+        return value
     tensor = convert_to_tensor(value) if not _is_tensor(value) else value
     if tensor.dtype != reference.dtype:
         if not _is_tensor(value):

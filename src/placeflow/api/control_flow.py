@@ -10,6 +10,7 @@ from ..framework import dtypes, graph_mode, nest
 from ..framework.tensor_shape import TensorShape
 from ..graph import control_flow as cf
 from . import array_ops, math_ops
+from .tensor_array import TensorArray
 
 
 def _eager_truth(pred) -> bool:
@@ -55,7 +56,7 @@ def _build_if(pred, fns, name):
     if stateful:
         cf.run_stateful_order(graph, op, bodies)
     tape.record("If", op.attrs, [pred] + captured, list(op.outputs))
-    return nest.pack_as(bodies[0].structure, op.outputs)
+    return nest.pack_as(bodies[0].structure, op.outputs, True)
 
 
 def _if_gradient(entry, fns, captured, upstream, name, forward_bodies):
@@ -139,28 +140,37 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise ValueError("'loop_vars' must be provided.\nplaceflow: pass the loop variables as a list or tuple, "
                          "e.g. loop_vars=[i].")
     structure = loop_vars
-    flat = [convert_to_tensor(v) for v in nest.flatten(loop_vars)]
     if graph_mode.active() is None:
-        values, count = flat, 0
+        values, count = [_loop_value(v) for v in nest.flatten(loop_vars)], 0
         while (maximum_iterations is None or count < int(maximum_iterations)) and \
                 _eager_truth(cond(*nest.pack_as(structure, values))):
             result = body(*nest.pack_as(structure, values))
             nest.assert_same_structure(_as_list(structure), _as_list(result), check_types=False)
-            values = [convert_to_tensor(v) for v in nest.flatten(result)]
+            values = [_loop_value(v) for v in nest.flatten(result)]
             count += 1
         return nest.pack_as(structure, values)
+    structure = _with_array_shapes(cond, body, nest.pack_as(structure, [_loop_value(v) for v in
+                                                                         nest.flatten(structure)]))
+    flat = nest.flatten(structure, True)
     invariants = _flat_invariants(shape_invariants, len(flat))
     specs = [(v.dtype, _invariant(v, invariants[i] if invariants else None)) for i, v in enumerate(flat)]
-    cond_body = cf.trace_body(lambda *vs: [cond(*nest.pack_as(structure, list(vs)))], f"{name or 'while'}_cond",
-                              specs, hoist_reads=False)
     def traced_body(*values):
-        result = body(*nest.pack_as(structure, list(values)))
+        result = body(*nest.pack_as(structure, list(values), True))
         if isinstance(structure, (list, tuple)) and len(structure) == 1 and not nest.is_nested(result):
             result = [result]  # TF accepts a lone tensor for one loop variable in graphs (not eagerly)
         nest.assert_same_structure(_as_list(structure), _as_list(result), check_types=False)
-        return nest.flatten(result)
+        return nest.flatten([_loop_value(v) for v in nest.flatten(result)], True)
 
-    loop_body = cf.trace_body(traced_body, f"{name or 'while'}_body", specs, hoist_reads=False)
+    def trace(specs):
+        return (cf.trace_body(lambda *vs: [cond(*nest.pack_as(structure, list(vs), True))],
+                              f"{name or 'while'}_cond", specs, hoist_reads=False),
+                cf.trace_body(traced_body, f"{name or 'while'}_body", specs, hoist_reads=False))
+
+    cond_body, loop_body = trace(specs)
+    relaxed = _relaxed_specs(loop_body, specs)
+    if relaxed != specs:  # the body leaves a dimension unknown that entered known: trace again without it
+        specs = relaxed
+        cond_body, loop_body = trace(specs)
     _check_body_outputs(loop_body, specs)
     captured = cf.captured_union([cond_body, loop_body])
     for traced in (cond_body, loop_body):
@@ -173,7 +183,39 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     op = graph.create_op("While", flat + captured, attrs, specs[0][0], name or "while", specs)
     cf.run_stateful_order(graph, op, [cond_body, loop_body])
     tape.record("While", op.attrs, flat + captured, list(op.outputs))  # its gradient raises: not implemented
-    return nest.pack_as(structure, op.outputs)
+    return nest.pack_as(structure, op.outputs, True)
+
+
+def _loop_value(value):
+    """A loop variable as the loop carries it: a TensorArray as is, anything else as a tensor."""
+    return value if isinstance(value, TensorArray) else convert_to_tensor(value)
+
+
+def _with_array_shapes(cond, body, structure):
+    """`structure` with every TensorArray that has no element shape yet given the shape the body writes
+    (learned from a first trace of the body, which is discarded; TensorFlow's TensorLists need no shape)."""
+    leaves = nest.flatten(structure)
+    if not any(isinstance(v, TensorArray) and v.element_shape is None for v in leaves):
+        return structure
+    flat = nest.flatten(structure, True)
+    specs = [(v.dtype, tuple(v.shape) if v.shape is not None else None) for v in flat]
+    results = []
+
+    def probe(*values):
+        results.append(nest.flatten(body(*nest.pack_as(structure, list(values), True))))
+        return []
+
+    cf.trace_body(probe, "while_shape_probe", specs, hoist_reads=False)
+    after = results[0] if results and len(results[0]) == len(leaves) else leaves
+    shaped = []
+    for before, later in zip(leaves, after):
+        if isinstance(before, TensorArray) and before.element_shape is None:
+            if not isinstance(later, TensorArray) or later.element_shape is None:
+                raise ValueError("A TensorArray enters a loop without an element shape and the loop body writes "
+                                 "none; give it element_shape=[...].")
+            before = before._with_element_shape(later.element_shape)
+        shaped.append(before)
+    return nest.pack_as(structure, shaped)
 
 
 def _flat_invariants(shape_invariants, count: int):
@@ -196,6 +238,20 @@ def _invariant(value, invariant):
     if invariant is None:
         return tuple(value.shape) if value.shape is not None else None
     return tuple(None if d is None else int(d) for d in invariant)
+
+
+def _relaxed_specs(body, specs) -> list:
+    """specs with a dimension made unknown where the body's output leaves it unknown (else the loop would
+    treat the entry size as fixed, and fold shapes wrongly from the second iteration)."""
+    relaxed = []
+    for leaf, (dtype, shape) in zip(body.leaves, specs):
+        out = tuple(leaf.shape) if leaf.shape is not None else None
+        if shape is not None and out is not None and len(out) == len(shape):
+            shape = tuple(None if got is None else want for want, got in zip(shape, out))
+        elif shape is not None and out is None:
+            shape = None
+        relaxed.append((dtype, shape))
+    return relaxed if len(relaxed) == len(specs) else specs
 
 
 def _check_body_outputs(body, specs) -> None:

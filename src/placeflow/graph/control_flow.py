@@ -112,8 +112,8 @@ def trace_body(fn, name: str, input_specs=(), hoist_reads=True, hoisted=None) ->
         placeholders = [graph.create_op("_Arg", [], {"_pinned_device": HOST}, dtype, f"{name}_input",
                                         [(dtype, shape)]).outputs[0] for dtype, shape in input_specs]
         result = fn(*placeholders)
-        leaves = [_as_output(graph, leaf) for leaf in nest.flatten(result)]
-    structure = nest.pack_as(result, leaves)
+        leaves = [_as_output(graph, leaf) for leaf in nest.flatten(result, True)]
+    structure = nest.pack_as(result, leaves, True)
     return Body(graph, placeholders, structure, leaves)
 
 
