@@ -41,6 +41,7 @@ from .distribute.reduce_op import VariableAggregation, VariableSynchronization  
 from .graph.function import function  # noqa: F401
 from .api.module import Module  # noqa: F401
 from .api.tensor_array import TensorArray  # noqa: F401
+from .api import raw_ops  # noqa: F401
 from .graph.graph import Graph  # noqa: F401
 from .graph.v1_api import control_dependencies, executing_eagerly, group, init_scope, name_scope, no_op  # noqa: F401
 from .framework.tensor_shape import TensorShape  # noqa: F401

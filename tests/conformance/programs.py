@@ -1503,3 +1503,74 @@ def case_fill_with_a_traced_value(tf, env):
     def f(x):
         return tf.fill([2, 2], x * 2.0)
     return f(tf.constant(1.5)).numpy().tolist()
+
+
+# -- tf.raw_ops (issue 16) ------------------------------------------------------------------------------------
+def _rows(tf, values):
+    out = []
+    for v in values:
+        v = v.numpy() if hasattr(v, "numpy") else v
+        out.append(np.round(np.asarray(v, dtype=np.float64), 5).tolist() if np.asarray(v).dtype.kind in "fiub"
+                   else np.asarray(v).tolist())
+    return out
+
+def case_raw_ops_math(tf, env):
+    x = tf.constant([[1.0, -2.0], [3.0, 0.5]])
+    y = tf.constant([[2.0, 2.0], [1.0, 4.0]])
+    r = tf.raw_ops
+    return _rows(tf, [r.AddV2(x=x, y=y), r.Sub(x=x, y=y), r.Mul(x=x, y=y), r.RealDiv(x=x, y=y),
+                      r.Maximum(x=x, y=y), r.Pow(x=y, y=x), r.Abs(x=x), r.Neg(x=x), r.Exp(x=x), r.Square(x=x),
+                      r.Sqrt(x=y), r.Tanh(x=x), r.Sigmoid(x=x), r.Floor(x=x), r.Sign(x=x),
+                      r.Less(x=x, y=y), r.Equal(x=x, y=y), r.LogicalNot(x=r.Less(x=x, y=y)),
+                      r.SquaredDifference(x=x, y=y), r.FloorMod(x=x, y=y)])
+
+def case_raw_ops_reductions_and_matmul(tf, env):
+    x = tf.constant([[1.0, -2.0, 4.0], [3.0, 0.5, -1.0]])
+    r = tf.raw_ops
+    return _rows(tf, [r.Sum(input=x, axis=0), r.Mean(input=x, axis=[0, 1]), r.Max(input=x, axis=1, keep_dims=True),
+                      r.Min(input=x, axis=1), r.Prod(input=x, axis=0), r.ArgMax(input=x, dimension=1),
+                      r.ArgMin(input=x, dimension=0, output_type=tf.int32),
+                      r.MatMul(a=x, b=x, transpose_b=True), r.BatchMatMulV2(x=x[None], y=x[None], adj_y=True),
+                      r.Cast(x=x, DstT=tf.int32), r.Any(input=r.Less(x=x, y=0.0), axis=1)])
+
+def case_raw_ops_arrays(tf, env):
+    x = tf.constant([[1, 2, 3], [4, 5, 6]])
+    r = tf.raw_ops
+    return _rows(tf, [r.Reshape(tensor=x, shape=[3, 2]), r.Transpose(x=x, perm=[1, 0]),
+                      r.ExpandDims(input=x, axis=0).shape.as_list(), r.Squeeze(input=x[None], axis=[0]),
+                      r.ConcatV2(values=[x, x], axis=1), r.Pack(values=[x, x], axis=0).shape.as_list(),
+                      r.Unpack(value=x, num=2)[1], r.Tile(input=x, multiples=[1, 2]), r.Shape(input=x),
+                      r.Size(input=x), r.Rank(input=x), r.Fill(dims=[2], value=7), r.Range(start=1, limit=7, delta=2),
+                      r.GatherV2(params=x, indices=[1, 0], axis=1), r.GatherNd(params=x, indices=[[1, 2]]),
+                      r.SelectV2(condition=[True, False, True], t=x, e=-x), r.Where(condition=[True, False, True]),
+                      r.Slice(input=x, begin=[0, 1], size=[2, 2]), r.Pad(input=x, paddings=[[1, 0], [0, 1]]),
+                      r.ReverseV2(tensor=x, axis=[1]), r.BroadcastTo(input=[1, 2], shape=[2, 2]),
+                      r.OneHot(indices=[0, 2], depth=3, on_value=1.0, off_value=0.0),
+                      r.Cumsum(x=x, axis=1), r.TopKV2(input=[3, 1, 4, 1], k=2).values,
+                      r.ScatterNd(indices=[[1]], updates=[5], shape=[3]), r.ZerosLike(x=x), r.Identity(input=x),
+                      r.AddN(inputs=[x, x, x])])
+
+def case_raw_ops_nn(tf, env):
+    logits = tf.constant([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]])
+    r = tf.raw_ops
+    loss, backprop = r.SoftmaxCrossEntropyWithLogits(features=logits, labels=[[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
+    sparse_loss, sparse_backprop = r.SparseSoftmaxCrossEntropyWithLogits(features=logits, labels=[1, 0])
+    return _rows(tf, [r.Relu(features=logits - 1.0), r.Relu6(features=logits * 4.0), r.Elu(features=-logits),
+                      r.Softplus(features=logits), r.Softmax(logits=logits), r.LogSoftmax(logits=logits),
+                      r.LeakyRelu(features=-logits, alpha=0.1), r.BiasAdd(value=logits, bias=[1.0, 2.0, 3.0]),
+                      loss, backprop, sparse_loss, sparse_backprop,
+                      r.Einsum(inputs=[logits, logits], equation="ij,kj->ik"),
+                      r.MatrixInverse(input=[[2.0, 0.0], [1.0, 1.0]]), r.MatrixDeterminant(input=[[2.0, 1.0], [1.0, 3.0]])])
+
+def case_raw_ops_need_keywords(tf, env):
+    return tf.raw_ops.AddV2(tf.constant(1.0), tf.constant(2.0))
+
+def case_raw_ops_in_a_function_with_gradient(tf, env):
+    w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            y = tf.raw_ops.Sum(input=tf.raw_ops.Relu(features=tf.raw_ops.MatMul(a=x, b=w)), axis=[0, 1])
+        return y, tape.gradient(y, w)
+    y, g = step(tf.constant([[1.0, -1.0]]))
+    return [float(y), g.numpy().tolist()]

@@ -1,0 +1,173 @@
+"""tf.raw_ops: TensorFlow's ops called by their op names with their op-definition argument names.
+
+Each entry takes keyword arguments only (as TensorFlow's raw ops) and calls the public function that emits
+the op, so placement, gradients and errors are the same. `tf.raw_ops.<Name>` for an op placeflow does not
+have raises AttributeError naming the ones it does.
+"""
+
+from __future__ import annotations
+
+from ..framework import dtypes
+from . import array_ops, indexing, linalg, math_ops, nn, strings
+
+
+def _reduce(fn):
+    return lambda *, input, axis, keep_dims=False, name=None: fn(input, axis=axis, keepdims=keep_dims, name=name)
+
+
+def _unary(fn):
+    return lambda *, x, name=None: fn(x, name=name)
+
+
+def _binary(fn):
+    return lambda *, x, y, name=None: fn(x, y, name=name)
+
+
+def _activation(fn):
+    return lambda *, features, name=None: fn(features, name=name)
+
+
+_UNARY = {"Abs": math_ops.abs, "Neg": math_ops.negative, "Exp": math_ops.exp, "Log": math_ops.log,
+          "Sqrt": math_ops.sqrt, "Rsqrt": math_ops.rsqrt, "Square": math_ops.square, "Tanh": math_ops.tanh,
+          "Sigmoid": math_ops.sigmoid, "Floor": math_ops.floor, "Ceil": math_ops.ceil, "Sign": math_ops.sign,
+          "Reciprocal": math_ops.reciprocal, "Inv": math_ops.reciprocal, "Log1p": math_ops.log1p,
+          "Expm1": math_ops.expm1, "Round": math_ops.round, "IsNan": math_ops.is_nan, "IsInf": math_ops.is_inf,
+          "IsFinite": math_ops.is_finite, "LogicalNot": math_ops.logical_not, "ZerosLike": array_ops.zeros_like,
+          "OnesLike": array_ops.ones_like}
+_BINARY = {"AddV2": math_ops.add, "Add": math_ops.add, "Sub": math_ops.subtract, "Mul": math_ops.multiply,
+           "RealDiv": math_ops.divide, "FloorDiv": math_ops.floordiv, "FloorMod": math_ops.floormod,
+           "Pow": math_ops.pow, "Maximum": math_ops.maximum, "Minimum": math_ops.minimum,
+           "SquaredDifference": math_ops.squared_difference, "Less": math_ops.less,
+           "LessEqual": math_ops.less_equal, "Greater": math_ops.greater, "GreaterEqual": math_ops.greater_equal,
+           "LogicalAnd": math_ops.logical_and, "LogicalOr": math_ops.logical_or}
+_REDUCE = {"Sum": math_ops.reduce_sum, "Mean": math_ops.reduce_mean, "Max": math_ops.reduce_max,
+           "Min": math_ops.reduce_min, "Prod": math_ops.reduce_prod, "All": math_ops.reduce_all,
+           "Any": math_ops.reduce_any}
+_ACTIVATION = {"Relu": nn.relu, "Relu6": nn.relu6, "Elu": nn.elu, "Selu": nn.selu, "Softplus": nn.softplus}
+
+
+def _equality(fn):
+    def op(*, x, y, incompatible_shape_error=True, name=None):
+        if not incompatible_shape_error:
+            raise NotImplementedError("incompatible_shape_error=False is not implemented in placeflow's raw ops.")
+        return fn(x, y, name=name)
+    return op
+
+
+def _cast(*, x, DstT, Truncate=False, name=None):  # noqa: N803 - TensorFlow's attribute names
+    if Truncate:
+        raise NotImplementedError("Cast(Truncate=True) is not implemented in placeflow.")
+    return math_ops.cast(x, DstT, name=name)
+
+
+def _matmul(*, a, b, transpose_a=False, transpose_b=False, grad_a=False, grad_b=False, name=None):
+    return math_ops.matmul(a, b, transpose_a=transpose_a, transpose_b=transpose_b, name=name)
+
+
+def _batch_matmul(*, x, y, adj_x=False, adj_y=False, grad_x=False, grad_y=False, name=None):
+    return math_ops.matmul(x, y, transpose_a=adj_x, transpose_b=adj_y, name=name)  # real dtypes only
+
+
+def _softmax_xent(*, features, labels, name=None):
+    loss = nn.softmax_cross_entropy_with_logits(labels=labels, logits=features, name=name)
+    return loss, math_ops.subtract(nn.softmax(features), labels)
+
+
+def _sparse_softmax_xent(*, features, labels, name=None):
+    loss = nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=features, name=name)
+    depth = array_ops.shape(features)[-1]
+    backprop = math_ops.subtract(nn.softmax(features), array_ops.one_hot(labels, depth, dtype=features.dtype)
+                                 if hasattr(features, "dtype") else array_ops.one_hot(labels, depth))
+    return loss, backprop
+
+
+def _select(*, condition, t, e, name=None):
+    return math_ops.where(condition, t, e, name=name)
+
+
+def _where(*, condition, name=None):
+    return math_ops.where(condition, name=name)
+
+
+_OTHERS = {
+    "Equal": _equality(math_ops.equal), "NotEqual": _equality(math_ops.not_equal),
+    "Cast": _cast, "MatMul": _matmul, "BatchMatMulV2": _batch_matmul, "BatchMatMulV3": _batch_matmul,
+    "ArgMax": lambda *, input, dimension, output_type=dtypes.int64, name=None: math_ops.argmax(
+        input, dimension, output_type=output_type, name=name),
+    "ArgMin": lambda *, input, dimension, output_type=dtypes.int64, name=None: math_ops.argmin(
+        input, dimension, output_type=output_type, name=name),
+    "Identity": lambda *, input, name=None: math_ops.identity(input, name=name),
+    "StopGradient": lambda *, input, name=None: math_ops.stop_gradient(input, name=name),
+    "AddN": lambda *, inputs, name=None: math_ops.add_n(inputs, name=name),
+    "Reshape": lambda *, tensor, shape, name=None: array_ops.reshape(tensor, shape, name=name),
+    "Transpose": lambda *, x, perm, name=None: array_ops.transpose(x, perm, name=name),
+    "ExpandDims": lambda *, input, axis, name=None: array_ops.expand_dims(input, axis, name=name),
+    "Squeeze": lambda *, input, axis=(), name=None: array_ops.squeeze(input, list(axis) or None, name=name),
+    "ConcatV2": lambda *, values, axis, name=None: array_ops.concat(values, axis, name=name),
+    "Pack": lambda *, values, axis=0, name=None: array_ops.stack(values, axis, name=name),
+    "Unpack": lambda *, value, num, axis=0, name=None: indexing.unstack(value, num, axis, name=name),
+    "Tile": lambda *, input, multiples, name=None: array_ops.tile(input, multiples, name=name),
+    "Shape": lambda *, input, out_type=dtypes.int32, name=None: array_ops.shape(input, out_type, name=name),
+    "Size": lambda *, input, out_type=dtypes.int32, name=None: indexing.size(input, out_type, name=name),
+    "Rank": lambda *, input, name=None: indexing.rank(input, name=name),
+    "Fill": lambda *, dims, value, name=None: array_ops.fill(dims, value, name=name),
+    "Range": lambda *, start, limit, delta, name=None: array_ops.range(start, limit, delta, name=name),
+    "GatherV2": lambda *, params, indices, axis, batch_dims=0, name=None: indexing.gather(
+        params, indices, axis=axis, batch_dims=batch_dims, name=name),
+    "GatherNd": lambda *, params, indices, name=None: indexing.gather_nd(params, indices, name=name),
+    "ScatterNd": lambda *, indices, updates, shape, name=None: indexing.scatter_nd(indices, updates, shape, name),
+    "TensorScatterUpdate": lambda *, tensor, indices, updates, name=None: indexing.tensor_scatter_nd_update(
+        tensor, indices, updates, name=name),
+    "TensorScatterAdd": lambda *, tensor, indices, updates, name=None: indexing.tensor_scatter_nd_add(
+        tensor, indices, updates, name=name),
+    "Select": _select, "SelectV2": _select, "Where": _where,
+    "Slice": lambda *, input, begin, size, name=None: indexing.slice(input, begin, size, name=name),
+    "Pad": lambda *, input, paddings, name=None: indexing.pad(input, paddings, name=name),
+    "PadV2": lambda *, input, paddings, constant_values, name=None: indexing.pad(
+        input, paddings, constant_values=constant_values, name=name),
+    "ReverseV2": lambda *, tensor, axis, name=None: indexing.reverse(tensor, axis, name=name),
+    "BroadcastTo": lambda *, input, shape, name=None: indexing.broadcast_to(input, shape, name=name),
+    "OneHot": lambda *, indices, depth, on_value, off_value, axis=-1, name=None: array_ops.one_hot(
+        indices, depth, on_value, off_value, axis, name=name),
+    "Cumsum": lambda *, x, axis, exclusive=False, reverse=False, name=None: math_ops.cumsum(
+        x, axis, exclusive, reverse, name=name),
+    "Cumprod": lambda *, x, axis, exclusive=False, reverse=False, name=None: math_ops.cumprod(
+        x, axis, exclusive, reverse, name=name),
+    "TopKV2": lambda *, input, k, sorted=True, name=None: math_ops.top_k(input, k, sorted, name=name),
+    "Softmax": lambda *, logits, name=None: nn.softmax(logits, name=name),
+    "LogSoftmax": lambda *, logits, name=None: nn.log_softmax(logits, name=name),
+    "LeakyRelu": lambda *, features, alpha=0.2, name=None: nn.leaky_relu(features, alpha, name=name),
+    "BiasAdd": lambda *, value, bias, data_format="NHWC", name=None: nn.bias_add(value, bias, data_format, name),
+    "SoftmaxCrossEntropyWithLogits": _softmax_xent,
+    "SparseSoftmaxCrossEntropyWithLogits": _sparse_softmax_xent,
+    "Einsum": lambda *, inputs, equation, name=None: math_ops.einsum(equation, *inputs, name=name),
+    "MatrixInverse": lambda *, input, adjoint=False, name=None: linalg.inv(input, adjoint, name=name),
+    "MatrixDeterminant": lambda *, input, name=None: linalg.det(input, name=name),
+    "Cholesky": lambda *, input, name=None: linalg.cholesky(input, name=name),
+    "StringJoin": lambda *, inputs, separator="", name=None: strings.join(inputs, separator, name=name),
+    "StringLength": lambda *, input, unit="BYTE", name=None: strings.length(input, unit=unit, name=name),
+}
+
+
+def _table() -> dict:
+    table = {name: _unary(fn) for name, fn in _UNARY.items()}
+    table.update({name: _binary(fn) for name, fn in _BINARY.items()})
+    table.update({name: _reduce(fn) for name, fn in _REDUCE.items()})
+    table.update({name: _activation(fn) for name, fn in _ACTIVATION.items()})
+    table.update(_OTHERS)
+    return table
+
+
+_OPS = _table()
+
+
+def __getattr__(name):
+    found = _OPS.get(name)
+    if found is None:
+        raise AttributeError(f"module 'placeflow.raw_ops' has no attribute {name!r}: placeflow has no raw op of "
+                             f"that name. Its raw ops: {', '.join(sorted(_OPS))}.")
+    return found
+
+
+def __dir__():
+    return sorted(_OPS)
