@@ -1574,3 +1574,99 @@ def case_raw_ops_in_a_function_with_gradient(tf, env):
         return y, tape.gradient(y, w)
     y, g = step(tf.constant([[1.0, -1.0]]))
     return [float(y), g.numpy().tolist()]
+
+
+# -- AutoGraph: break/continue in for, returns (issue 16) -------------------------------------------------
+def case_autograph_break_in_a_for_over_a_tensor(tf, env):
+    @tf.function
+    def first_negative(x):
+        found = tf.constant(-1.0)
+        for v in x:
+            if v < 0:
+                found = v
+                break
+        return found
+    return [float(first_negative(tf.constant([1.0, -2.0, -3.0]))), float(first_negative(tf.constant([1.0])))]
+
+def case_autograph_continue_in_a_for_over_range(tf, env):
+    @tf.function
+    def odd_sum(n):
+        total = tf.constant(0)
+        for i in tf.range(n):
+            if i % 2 == 0:
+                continue
+            total += i
+        return total
+    return int(odd_sum(tf.constant(7)))
+
+def case_autograph_return_inside_a_while(tf, env):
+    @tf.function
+    def index_of(x, target):
+        i = tf.constant(0)
+        while i < tf.size(x):
+            if x[i] == target:
+                return i
+            i += 1
+        return tf.constant(-1)
+    return [int(index_of(tf.constant([4, 7, 9]), tf.constant(9))), int(index_of(tf.constant([4]), tf.constant(9)))]
+
+def case_autograph_return_inside_a_for(tf, env):
+    @tf.function
+    def first_big(x):
+        for v in x:
+            if v > 10.0:
+                return v * 2.0
+        return tf.constant(0.0)
+    return [float(first_big(tf.constant([1.0, 12.0, 20.0]))), float(first_big(tf.constant([1.0])))]
+
+def case_autograph_return_in_if_branches(tf, env):
+    @tf.function
+    def f(x):
+        if x > 0:
+            return x * 2
+        else:
+            return -x
+    return [int(f(tf.constant(3))), int(f(tf.constant(-4)))]
+
+def case_autograph_early_return_then_rest(tf, env):
+    @tf.function
+    def f(x):
+        if x > 0:
+            return x * 2
+        x = x - 10
+        return x
+    return [int(f(tf.constant(3))), int(f(tf.constant(-4)))]
+
+def case_autograph_nested_loops(tf, env):
+    @tf.function
+    def f(n):
+        total = tf.constant(0)
+        for i in tf.range(n):
+            for j in tf.range(i):
+                total += j
+        return total
+    return int(f(tf.constant(5)))
+
+
+# -- dtype mismatches: InvalidArgumentError eagerly, TypeError while building a graph (as TF) ---------------
+def case_mixed_dtypes_in_function(tf, env):
+    @tf.function
+    def f(a, b):
+        return a + b
+    return f(tf.constant(1), tf.constant(1, tf.int64)).numpy().tolist()
+
+def case_mixed_dtypes_eager(tf, env):
+    return (tf.constant(1) + tf.constant(1, tf.int64)).numpy().tolist()
+
+def case_mixed_dtypes_matmul_in_function(tf, env):
+    @tf.function
+    def f(a, b):
+        return tf.matmul(a, b)
+    return f(tf.ones([2, 2]), tf.ones([2, 2], tf.float64)).numpy().tolist()
+
+def case_mixed_dtypes_in_graph(tf, env):
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.constant(1)
+        b = tf.constant(1, tf.int64)
+        return str(a + b)

@@ -97,10 +97,32 @@ def while_stmt(test, body, state, set_state, names) -> None:
     set_state(merged(results))
 
 
-def for_stmt(iterable, body, state, set_state, names) -> None:
-    """`for item in iterable: body(item)`: over a tensor's first dimension, a tf.while_loop with an index."""
+_RETURN_IN_LOOP = ("a return statement cannot be placed inside this TensorFlow loop; this may happen if a return "
+                   "statement depends on a static Python condition such as a hyperparameter.\nplaceflow: set a "
+                   "result variable and break out of the loop, then return it after the loop.")
+
+
+def python_iterable(iterable):
+    """The iterable of a loop that returns from inside: a tensor's is refused, as by TensorFlow."""
+    if _is_tensor(iterable):
+        raise NotImplementedError(_RETURN_IN_LOOP)
+    return iterable
+
+
+def python_test(value):
+    """The test of a while loop that returns from inside: a tensor is refused, as by TensorFlow."""
+    if _is_tensor(value):
+        raise NotImplementedError(_RETURN_IN_LOOP)
+    return value
+
+
+def for_stmt(iterable, body, state, set_state, names, keep_going=None) -> None:
+    """`for item in iterable: body(item)`: over a tensor's first dimension, a tf.while_loop with an index;
+    keep_going() is False once the body broke out (None: the loop has no break)."""
     if not _is_tensor(iterable):
         for item in iterable:
+            if keep_going is not None and not _python_truth(keep_going()):
+                break
             body(item)
         return
     from . import array_ops, indexing
@@ -121,14 +143,28 @@ def for_stmt(iterable, body, state, set_state, names) -> None:
         after = state()
         return [index + 1] + [_like(after[i], loop_vars[k + 1], names[i]) for k, i in enumerate(live)]
 
-    results = control_flow.while_loop(lambda index, *values: index < length, loop_body, loop_vars)
+    def loop_test(index, *values):
+        if keep_going is None:
+            return index < length
+        set_state(merged(values))
+        return and_(keep_going(), lambda: index < length)
+
+    results = control_flow.while_loop(loop_test, loop_body, loop_vars)
     set_state(merged(results[1:]))
 
 
-def if_stmt(test, if_true, if_false, state, set_state, names, in_both=()) -> None:
+def _python_truth(value) -> bool:
+    if _is_tensor(value):
+        raise NotImplementedError("A break inside a Python loop depended on a tensor: iterate over a tensor (e.g. "
+                                  "tf.range) so the loop becomes a tf.while_loop.")
+    return bool(value)
+
+
+def if_stmt(test, if_true, if_false, state, set_state, names, in_both=(), true_assigns=()) -> None:
     """`if test: if_true() else: if_false()`: a tf.cond over the assigned variables when test is a tensor.
     A variable becomes an output when it existed before or both branches assign it; one only a branch
-    assigns is that branch's own (undefined after, as TF)."""
+    assigns is that branch's own (undefined after, as TF), except the function's return value, which the
+    other branch fills with zeros (its return flag says the zeros are never returned)."""
     if not _is_tensor(test):
         if test:
             if_true()
@@ -136,21 +172,54 @@ def if_stmt(test, if_true, if_false, state, set_state, names, in_both=()) -> Non
             if_false()
         return
     initial = state()
-    outputs = [i for i, name in enumerate(names) if initial[i] is not UNDEFINED or name in in_both]
+    outputs = [i for i, name in enumerate(names)
+               if initial[i] is not UNDEFINED or name in in_both or name.startswith(RETURN_VALUE)]
+    specs: dict = {}
 
     def branch(fn):
         def run():
             set_state(initial)
             fn()
             after = state()
-            return tuple(_loop_value(after[i]) for i in outputs) + (convert_to_tensor(0),)  # never empty
+            values = []
+            for i in outputs:
+                if after[i] is UNDEFINED:
+                    values.append(_zeros_like_spec(specs, i, names[i]))
+                else:
+                    values.append(_loop_value(after[i]))
+                    specs.setdefault(i, values[-1])
+            return tuple(values) + (convert_to_tensor(0),)  # never empty
         return run
 
-    results = control_flow.cond(test, branch(if_true), branch(if_false))
+    only_false = any(name.startswith(RETURN_VALUE) and name not in true_assigns for name in names)
+    if only_false:  # trace the branch that sets the return value first: the other copies its spec
+        results = control_flow.cond(not_(test), branch(if_false), branch(if_true))
+    else:
+        results = control_flow.cond(test, branch(if_true), branch(if_false))
     final = list(initial)
     for i, value in zip(outputs, results):
         final[i] = value
     set_state(tuple(final))
+
+
+RETURN_VALUE = "__ag_retval"
+
+
+def _zeros_like_spec(specs, index, name):
+    """Zeros standing in for a return value a branch does not set (traced after the branch that does)."""
+    from . import array_ops
+    other = specs.get(index)
+    if other is None or other.shape is None or None in tuple(other.shape):
+        raise NotImplementedError(f"A tf.function returns from one branch of a tensor `if` only: placeflow needs the "
+                                  f"returned value's shape to be fully known there, got {other!r}. Return from both "
+                                  f"branches, or assign a result variable and return it after the if.")
+    return array_ops.zeros(list(other.shape), other.dtype)
+
+
+def return_value(getter):
+    """The function's lowered return value (None when no return ran)."""
+    value = get_state(getter)[0]
+    return None if value is UNDEFINED else value
 
 
 def _loop_value(value):
@@ -230,10 +299,12 @@ class _Rewriter(ast.NodeTransformer):
     visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
 
     def visit_While(self, node):  # noqa: N802
-        prelude = _lower_loop_jumps(node)  # break/continue become flags (loop variables) and guards
+        prelude, _ = _lower_loop_jumps(node)  # break/continue become flags (loop variables) and guards
         names = _assigned(node.body)  # before nested statements turn into helper functions
         self.generic_visit(node)
         if node.orelse or _escapes(node.body):
+            if _returns(node.body):  # TensorFlow refuses a return inside a loop whose test is a tensor
+                node.test = _ag("python_test", node.test)
             return prelude + [node] if prelude else node
         index = next(_ids)
         test_name, body_name = f"__ag_test_{index}", f"__ag_body_{index}"
@@ -246,25 +317,30 @@ class _Rewriter(ast.NodeTransformer):
         ]
 
     def visit_For(self, node):  # noqa: N802
+        prelude, broke = _lower_loop_jumps(node, for_loop=True)
         names = _assigned(node.body + [ast.Assign([node.target], ast.Constant(None))])
         self.generic_visit(node)
         if node.orelse or _escapes(node.body) or isinstance(node, ast.AsyncFor):
-            return node
+            if _returns(node.body):  # TensorFlow refuses a return inside a loop over a tensor
+                node.iter = _ag("python_iterable", node.iter)
+            return prelude + [node] if prelude else node
         index = next(_ids)
         body_name = f"__ag_for_body_{index}"
         item = ast.arg(f"__ag_item_{index}")
         body = [ast.Assign([node.target], ast.Name(item.arg, ast.Load()))] + node.body
         definition = _def(body_name, body, names)
         definition.args.args = [item]
-        return _helpers(names, index) + [
+        keep_going = ast.Constant(None) if broke is None else _lambda(_ag("not_", ast.Name(broke, ast.Load())))
+        return prelude + _helpers(names, index) + [
             definition,
             _call("for_stmt", [node.iter, ast.Name(body_name, ast.Load()), ast.Name(f"__ag_state_{index}", ast.Load()),
-                               ast.Name(f"__ag_set_{index}", ast.Load()), _names_tuple(names)]),
+                               ast.Name(f"__ag_set_{index}", ast.Load()), _names_tuple(names), keep_going]),
         ]
 
     def visit_If(self, node):  # noqa: N802
         names = _assigned(node.body + node.orelse)  # before nested statements turn into helper functions
         in_both = [n for n in _assigned(node.body) if n in _assigned(node.orelse)]
+        true_assigns = _assigned(node.body)
         self.generic_visit(node)
         if _escapes(node.body) or _escapes(node.orelse):
             return node
@@ -275,7 +351,7 @@ class _Rewriter(ast.NodeTransformer):
             _def(false_name, node.orelse or [ast.Pass()], names),
             _call("if_stmt", [node.test, ast.Name(true_name, ast.Load()), ast.Name(false_name, ast.Load()),
                               ast.Name(f"__ag_state_{index}", ast.Load()), ast.Name(f"__ag_set_{index}", ast.Load()),
-                              _names_tuple(names), _names_tuple(in_both)]),
+                              _names_tuple(names), _names_tuple(in_both), _names_tuple(true_assigns)]),
         ]
 
 
@@ -343,20 +419,109 @@ def _lower(statements, brk, cnt):
     return out
 
 
-def _lower_loop_jumps(node) -> list:
-    """Rewrite a while loop's own break/continue (in place) into flags; returns the flag set-up statements."""
+def _lower_loop_jumps(node, for_loop=False):
+    """Rewrite a loop's own break/continue (in place) into flags: (the flag set-up statements, the break
+    flag's name or None). A while loop's test checks the flag itself; a for loop hands it to for_stmt."""
     if node.orelse or not _has_jump(node.body):
-        return []
+        return [], None
     index = next(_ids)
     brk, cnt = f"__ag_break_{index}", f"__ag_continue_{index}"
     lowered = _lower(node.body, brk, cnt)
     if lowered is None:
-        return []
+        return [], None
     node.body = [_flag(cnt, False)] + lowered
-    test_lambda = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
-                                                kwarg=None, defaults=[]), body=node.test)
-    node.test = _ag("and_", _ag("not_", ast.Name(brk, ast.Load())), test_lambda)
-    return [_flag(brk, False), _flag(cnt, False)]
+    if not for_loop:
+        node.test = _ag("and_", _ag("not_", ast.Name(brk, ast.Load())), _lambda(node.test))
+    return [_flag(brk, False), _flag(cnt, False)], brk
+
+
+def _lambda(body):
+    return ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                                         kwarg=None, defaults=[]), body=body)
+
+
+class _Returns(ast.NodeVisitor):
+    """Whether statements return from the function (not from functions nested in them)."""
+
+    def __init__(self):
+        self.found = False
+
+    def visit_Return(self, node):  # noqa: N802
+        self.found = True
+
+    def _skip(self, node):
+        pass
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _skip
+
+
+def _returns(statements) -> bool:
+    visitor = _Returns()
+    for statement in statements:
+        visitor.visit(statement)
+    return visitor.found
+
+
+class _LoopReturns(ast.NodeVisitor):
+    """Whether a return sits inside a loop (TensorFlow refuses those for tensor loops; kept as written)."""
+
+    def __init__(self):
+        self.found = False
+
+    def _loop(self, node):
+        self.found = self.found or _returns(node.body)
+
+    visit_While = visit_For = visit_AsyncFor = _loop
+
+    def _skip(self, node):
+        pass
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _skip
+
+
+def _lower_returns(statements):
+    """Returns inside `if` statements become `do_return = True; retval = value` and what follows them is
+    guarded by `if not do_return`; None when a return sits where this cannot follow (with/try/match)."""
+    out = []
+    for position, statement in enumerate(statements):
+        if isinstance(statement, ast.Return):
+            value = statement.value if statement.value is not None else ast.Constant(None)
+            return out + [_flag(f"{RETURN_VALUE}_flag", True), ast.Assign([ast.Name(RETURN_VALUE, ast.Store())], value)]
+        if not _returns([statement]):
+            out.append(statement)
+            continue
+        if not isinstance(statement, ast.If):
+            return None
+        body, orelse = _lower_returns(statement.body), _lower_returns(statement.orelse)
+        if body is None or orelse is None:
+            return None
+        statement.body, statement.orelse = body or [ast.Pass()], orelse
+        out.append(statement)
+        rest = statements[position + 1:]
+        if rest:
+            guarded = _lower_returns(rest)
+            if guarded is None:
+                return None
+            out.append(ast.If(test=_ag("not_", ast.Name(f"{RETURN_VALUE}_flag", ast.Load())), body=guarded, orelse=[]))
+        return out
+    return out
+
+
+def _lower_function_returns(definition) -> None:
+    """Lower the function's returns (in place) when one sits inside an `if`, so tensor ifs can convert."""
+    nested = any(isinstance(s, ast.If) and _returns([s]) for s in ast.walk(definition) if s is not definition)
+    loops = _LoopReturns()
+    for statement in definition.body:
+        loops.visit(statement)
+    if not nested or loops.found:
+        return
+    lowered = _lower_returns(definition.body)
+    if lowered is None:
+        return
+    start = _after_docstring(definition)
+    getter = _lambda(ast.Name(RETURN_VALUE, ast.Load()))
+    definition.body = definition.body[:start] + [_flag(f"{RETURN_VALUE}_flag", False)] + lowered[start:] + [
+        ast.Return(_ag("return_value", getter))]
 
 
 def _names_tuple(names):
@@ -378,12 +543,15 @@ def _helpers(names, index):
         func=ast.Attribute(ast.Name("__ag__", ast.Load()), "get_state", ast.Load()), args=getters, keywords=[]))], [])
     setter_body = [ast.Nonlocal(list(names))] if names else []
     for position, name in enumerate(names):
+        unset = ast.Delete([ast.Name(name, ast.Del())])
+        unset.ag_generated = True  # an undefined variable becomes undefined again (a branch sees no other's)
         setter_body.append(ast.If(
             test=ast.Compare(ast.Subscript(ast.Name("__ag_values", ast.Load()), ast.Constant(position), ast.Load()),
                              [ast.IsNot()], [ast.Attribute(ast.Name("__ag__", ast.Load()), "UNDEFINED", ast.Load())]),
             body=[ast.Assign([ast.Name(name, ast.Store())],
                              ast.Subscript(ast.Name("__ag_values", ast.Load()), ast.Constant(position), ast.Load()))],
-            orelse=[]))
+            orelse=[ast.Try(body=[unset], handlers=[ast.ExceptHandler(type=ast.Name("NameError", ast.Load()), name=None,
+                                                                      body=[ast.Pass()])], orelse=[], finalbody=[])]))
     setter = ast.FunctionDef(name=f"__ag_set_{index}", args=ast.arguments(
         posonlyargs=[], args=[ast.arg("__ag_values")], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
         defaults=[]), body=setter_body or [ast.Pass()], decorator_list=[], returns=None, type_params=[])
@@ -402,6 +570,7 @@ def _converted_tree(fn):
     if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
         raise ValueError("not a function definition")
     definition.decorator_list = []
+    _lower_function_returns(definition)
     definition.body = [_Rewriter().visit(statement) for statement in definition.body]
     definition.body = [s for item in definition.body for s in (item if isinstance(item, list) else [item])]
     _flatten_lists(definition)
@@ -462,9 +631,9 @@ def _build(fn):
     if "__class__" in code.co_freevars or inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
         return None  # zero-argument super() needs the class cell; generators and coroutines stay as written
     tree, definition = _converted_tree(fn)
-    if any(isinstance(node, ast.Delete) for node in ast.walk(definition)):
+    if any(isinstance(node, ast.Delete) and not getattr(node, "ag_generated", False) for node in ast.walk(definition)):
         return None  # `del` of a variable a rewritten statement shares would act on the helper's scope
-    if not any(isinstance(node, ast.FunctionDef) and node.name.startswith("__ag_") for node in ast.walk(definition)):
+    if not any(isinstance(node, ast.Name) and node.id == "__ag__" for node in ast.walk(definition)):
         return None  # nothing to convert
     free = code.co_freevars
     factory = ast.FunctionDef(name="__ag_factory", args=ast.arguments(
@@ -494,3 +663,5 @@ class _Helpers:
     for_stmt = staticmethod(for_stmt)
     not_, or_, and_ = staticmethod(not_), staticmethod(or_), staticmethod(and_)
     if_stmt = staticmethod(if_stmt)
+    python_iterable, python_test = staticmethod(python_iterable), staticmethod(python_test)
+    return_value = staticmethod(return_value)

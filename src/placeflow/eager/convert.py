@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..framework import dtypes, errors
+from ..framework import dtypes, errors, graph_mode
 from .execute import execute
 from .tensor import EagerTensor
 
@@ -125,6 +125,13 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     return constant(value, dtype=dtype, name=name or "Const")
 
 
+def _graph_type_error(op, index, count, got, want) -> TypeError:
+    names = ("a", "b") if op == "MatMul" else ("x", "y") if count == 2 else None
+    this, first = (f"'{names[index]}'", f"argument '{names[0]}'") if names else (f"#{index}", "input #0")
+    return TypeError(f"Input {this} of '{op}' Op has type {got.name} that does not match type {want.name} of "
+                     f"{first}.\nplaceflow: cast one input with placeflow.cast(x, placeflow.{want.name}).")
+
+
 def operands(op: str, values) -> tuple:
     """Inputs of `op` that must share one dtype: tensors as they are, literals as host arrays."""
     tensors = [as_tensor_or_none(v) for v in values]
@@ -136,6 +143,8 @@ def operands(op: str, values) -> tuple:
         if tensor is None:
             out.append(host_array(value, dtype))
         elif tensor.dtype != dtype:
+            if graph_mode.active() is not None:  # TensorFlow checks input types while building a graph
+                raise _graph_type_error(op, index, len(values), tensor.dtype, dtype)
             raise errors.InvalidArgumentError(None, None, (
                 f"cannot compute {op} as input #{index}(zero-based) was expected to be a {dtype.name} tensor but "
                 f"is a {tensor.dtype.name} tensor [Op:{op}]\nplaceflow: cast one input with "
