@@ -28,6 +28,7 @@ from .api.math_ops import (  # noqa: F401
     logical_and, logical_not, logical_or, matmul, maximum, minimum, multiply, negative, norm, not_equal, pow,
     reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round,
     sigmoid, sign, sort, sqrt, square, stop_gradient, subtract, tanh, tensordot, where,
+    acos, acosh, asin, asinh, atan, atan2, atanh, cos, cosh, sin, sinh, tan,
 )
 from .eager.tensor import EagerTensor as Tensor  # noqa: F401
 from .api.operators import is_tensor  # noqa: F401

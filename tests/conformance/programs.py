@@ -1670,3 +1670,97 @@ def case_mixed_dtypes_in_graph(tf, env):
         a = tf.constant(1)
         b = tf.constant(1, tf.int64)
         return str(a + b)
+
+
+# -- while_loop gradients in graphs; trigonometric ops (issue 16) -----------------------------------------
+def case_while_loop_gradient_in_function(tf, env):
+    x = tf.Variable(1.5)
+    @tf.function
+    def f():
+        with tf.GradientTape() as tape:
+            _, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x + 1.0), [0, tf.constant(2.0)])
+        return y, tape.gradient(y, x)
+    y, g = f()
+    return [float(y), float(g)]
+
+def case_while_loop_gradient_wrt_initial_value(tf, env):
+    @tf.function
+    def f(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            out = tf.while_loop(lambda v: tf.reduce_sum(v) < 100.0, lambda v: [v * v + 1.0], [a])[0]
+            loss = tf.reduce_sum(out)
+        return loss, tape.gradient(loss, a)
+    loss, g = f(tf.constant([1.0, 2.0]))
+    return [float(loss), g.numpy().tolist()]
+
+def case_autograph_loop_gradient_rnn_like(tf, env):
+    w = tf.Variable([[0.5, -0.2], [0.1, 0.3]])
+    @tf.function
+    def f(xs):
+        with tf.GradientTape() as tape:
+            h = tf.zeros([1, 2])
+            for t in tf.range(tf.shape(xs)[0]):
+                h = tf.tanh(tf.matmul(h, w) + xs[t])
+            loss = tf.reduce_sum(h * h)
+        return loss, tape.gradient(loss, w)
+    loss, g = f(tf.constant([[[1.0, 0.0]], [[0.5, -1.0]], [[0.2, 0.3]]]))
+    return [round(float(loss), 5), [round(v, 5) for v in g.numpy().ravel().tolist()]]
+
+def case_while_loop_gradient_maximum_iterations(tf, env):
+    x = tf.Variable(2.0)
+    @tf.function
+    def f():
+        with tf.GradientTape() as tape:
+            y = tf.while_loop(lambda y: y < 1000.0, lambda y: [y * x], [tf.constant(1.0)], maximum_iterations=3)[0]
+        return y, tape.gradient(y, x)
+    y, g = f()
+    return [float(y), float(g)]
+
+def case_while_loop_gradient_in_session(tf, env):
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [])
+        y = tf.while_loop(lambda i, y: i < 4, lambda i, y: (i + 1, tf.sin(y) + x), [0, x])[1]
+        dx = tf.gradients(y, x)[0]
+    with tf.compat.v1.Session(graph=g) as sess:
+        a, b = sess.run([y, dx], {x: 0.7})
+    return [round(float(a), 5), round(float(b), 5)]
+
+def case_while_loop_gradient_zero_iterations(tf, env):
+    x = tf.Variable(3.0)
+    @tf.function
+    def f():
+        with tf.GradientTape() as tape:
+            y = tf.while_loop(lambda y: y < 0.0, lambda y: [y * x], [x * 2.0])[0]
+        return tape.gradient(y, x)
+    return float(f())
+
+
+def case_trigonometric_and_hyperbolic_ops(tf, env):
+    x = tf.constant([-0.5, 0.25, 0.75])
+    ops = [tf.sin, tf.cos, tf.tan, tf.asin, tf.acos, tf.atan, tf.sinh, tf.cosh, tf.asinh, tf.atanh,
+           tf.math.sin, tf.math.atanh]
+    out = [[round(v, 5) for v in op(x).numpy().tolist()] for op in ops]
+    out.append([round(v, 5) for v in tf.acosh(x + 1.5).numpy().tolist()])
+    out.append([round(v, 5) for v in tf.atan2(x, tf.constant([1.0, -1.0, -0.5])).numpy().tolist()])
+    return out
+
+def case_trigonometric_gradients(tf, env):
+    x = tf.constant([-0.5, 0.25, 0.75])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        ys = [tf.sin(x), tf.cos(x), tf.tan(x), tf.asin(x), tf.acos(x), tf.atan(x), tf.sinh(x), tf.cosh(x),
+              tf.asinh(x), tf.atanh(x), tf.atan2(x, 2.0)]
+    return [[round(v, 5) for v in tape.gradient(y, x).numpy().tolist()] for y in ys]
+
+
+def case_while_loop_gradient_of_a_bound_read_in_the_condition(tf, env):
+    scale, limit = tf.Variable(3.0), tf.Variable(20.0)
+    @tf.function
+    def f():
+        with tf.GradientTape() as tape:
+            y = tf.while_loop(lambda y: y < limit, lambda y: [y * scale], [tf.constant(1.0)])[0]
+        return y, tape.gradient(y, [scale, limit])
+    y, (a, b) = f()
+    return [float(y), float(a), None if b is None else float(b)]

@@ -151,39 +151,123 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         return nest.pack_as(structure, values)
     structure = _with_array_shapes(cond, body, nest.pack_as(structure, [_loop_value(v) for v in
                                                                          nest.flatten(structure)]))
+    return _graph_while_loop(cond, body, structure, shape_invariants, maximum_iterations, name or "while")
+
+
+def _graph_while_loop(cond, body, structure, shape_invariants, maximum_iterations, name, hoisted=None):
+    """The While op for a loop built in a graph, with its gradient; `hoisted` reuses enclosing reads of
+    variables ({id(variable): read}, as the forward loop's when its gradient re-traces the body)."""
     flat = nest.flatten(structure, True)
     invariants = _flat_invariants(shape_invariants, len(flat))
     specs = [(v.dtype, _invariant(v, invariants[i] if invariants else None)) for i, v in enumerate(flat)]
+
     def traced_body(*values):
         result = body(*nest.pack_as(structure, list(values), True))
-        if isinstance(structure, (list, tuple)) and len(structure) == 1 and not nest.is_nested(result):
-            result = [result]  # TF accepts a lone tensor for one loop variable in graphs (not eagerly)
-        nest.assert_same_structure(_as_list(structure), _as_list(result), check_types=False)
-        return nest.flatten([_loop_value(v) for v in nest.flatten(result)], True)
+        return _flat_result(structure, result)
 
-    def trace(specs):
-        return (cf.trace_body(lambda *vs: [cond(*nest.pack_as(structure, list(vs), True))],
-                              f"{name or 'while'}_cond", specs, hoist_reads=False),
-                cf.trace_body(traced_body, f"{name or 'while'}_body", specs, hoist_reads=False))
+    def trace(specs, hoist):
+        shared = dict(hoisted or {}) if hoist else None
+        return (cf.trace_body(lambda *vs: [cond(*nest.pack_as(structure, list(vs), True))], f"{name}_cond", specs,
+                              hoist_reads=hoist, hoisted=shared),
+                cf.trace_body(traced_body, f"{name}_body", specs, hoist_reads=hoist, hoisted=shared))
 
-    cond_body, loop_body = trace(specs)
+    # A variable the loop only reads is read once before it (so tapes see the read and gradients reach the
+    # variable); one the body writes is read by every iteration (each must see the last one's write).
+    hoist = True
+    cond_body, loop_body = trace(specs, hoist)
+    if _writes_what_it_hoisted(cond_body, loop_body):
+        hoist = False
+        cond_body, loop_body = trace(specs, hoist)
     relaxed = _relaxed_specs(loop_body, specs)
     if relaxed != specs:  # the body leaves a dimension unknown that entered known: trace again without it
         specs = relaxed
-        cond_body, loop_body = trace(specs)
+        cond_body, loop_body = trace(specs, hoist)
     _check_body_outputs(loop_body, specs)
     captured = cf.captured_union([cond_body, loop_body])
     for traced in (cond_body, loop_body):
         traced.finalize(captured)
     graph = graph_mode.active()
     stateful = cond_body.stateful or loop_body.stateful
+    reads = {**cond_body.graph.hoisted, **loop_body.graph.hoisted}
+
+    def gradient(entry, *upstream):
+        if stateful:
+            raise LookupError(f"placeflow does not implement gradients through a tf.while_loop ({name}) whose body "
+                              f"writes variables or has side effects; move the writes out of the loop.")
+        return _while_gradient(cond, body, structure, specs, entry, upstream, maximum_iterations, name, reads)
+
     attrs = {"cond": cond_body, "body": loop_body, "loop_vars": len(flat), "output_specs": tuple(specs),
              "maximum_iterations": None if maximum_iterations is None else int(maximum_iterations),
-             "_stateful": stateful}
-    op = graph.create_op("While", flat + captured, attrs, specs[0][0], name or "while", specs)
+             "gradient": gradient, "_stateful": stateful}
+    op = graph.create_op("While", flat + captured, attrs, specs[0][0], name, specs)
     cf.run_stateful_order(graph, op, [cond_body, loop_body])
-    tape.record("While", op.attrs, flat + captured, list(op.outputs))  # its gradient raises: not implemented
+    tape.record("While", op.attrs, flat + captured, list(op.outputs))
     return nest.pack_as(structure, op.outputs, True)
+
+
+def _flat_result(structure, result) -> list:
+    if isinstance(structure, (list, tuple)) and len(structure) == 1 and not nest.is_nested(result):
+        result = [result]  # TF accepts a lone tensor for one loop variable in graphs (not eagerly)
+    nest.assert_same_structure(_as_list(structure), _as_list(result), check_types=False)
+    return nest.flatten([_loop_value(v) for v in nest.flatten(result)], True)
+
+
+def _writes_what_it_hoisted(*bodies) -> bool:
+    written = set().union(*(b.graph.written for b in bodies))
+    return any(id_ in written for b in bodies for id_ in b.graph.hoisted)
+
+
+def _while_gradient(cond, body, structure, specs, entry, upstream, maximum_iterations, name, reads):
+    """Gradients of a While op's inputs: a loop that re-runs the forward loop recording each iteration's
+    loop variables, then a loop over the iterations in reverse that back-propagates through the body."""
+    count = len(specs)
+    captured = list(entry.inputs[count:])
+    for index, (dtype, shape) in enumerate(specs):
+        if shape is None or None in shape:
+            raise LookupError(f"placeflow does not implement gradients through a tf.while_loop ({name}) whose loop "
+                              f"variable {index} changes shape (shape {shape}); keep the loop variables' shapes fixed.")
+    history = _record_iterations(cond, body, structure, specs, entry.inputs[:count], maximum_iterations, name, reads)
+    iterations, arrays = history
+    floats = [i for i, (dtype, _) in enumerate(specs) if dtype.is_floating]
+    outer = [j for j, t in enumerate(captured) if t.dtype.is_floating]
+    start = [upstream[i] if upstream[i] is not None else array_ops.zeros(list(specs[i][1]), specs[i][0])
+             for i in floats]
+
+    def back_body(k, grads, totals):
+        values = [array.read(k) for array in arrays]
+        with GradientTape(watch_accessed_variables=False) as recorder:
+            recorder.watch(values)
+            recorder.watch([captured[j] for j in outer])
+            result = _flat_result(structure, body(*nest.pack_as(structure, list(values), True)))
+        sources = [values[i] for i in floats] + [captured[j] for j in outer]
+        found = recorder.gradient([result[i] for i in floats], sources, output_gradients=list(grads))
+        found = [g if g is not None else array_ops.zeros_like(s) for g, s in zip(found, sources)]
+        return k - 1, found[:len(floats)], [math_ops.add(t, g) for t, g in zip(totals, found[len(floats):])]
+
+    _, grads, totals = _graph_while_loop(
+        lambda k, grads, totals: math_ops.greater_equal(k, 0), back_body,
+        [math_ops.subtract(iterations, 1), start, [array_ops.zeros_like(captured[j]) for j in outer]],
+        None, None, f"{name}_grad", reads)
+    result = [None] * len(entry.inputs)
+    for position, i in enumerate(floats):
+        result[i] = grads[position]
+    for position, j in enumerate(outer):
+        result[count + j] = totals[position]
+    return result
+
+
+def _record_iterations(cond, body, structure, specs, initial, maximum_iterations, name, reads):
+    """(number of iterations, a TensorArray per loop variable holding its value at each iteration's start)."""
+    arrays = [TensorArray(dtype, size=0, dynamic_size=True, element_shape=shape) for dtype, shape in specs]
+
+    def record_body(n, arrays, values):
+        arrays = [array.write(n, value) for array, value in zip(arrays, values)]
+        return n + 1, arrays, _flat_result(structure, body(*nest.pack_as(structure, list(values), True)))
+
+    n, arrays, _ = _graph_while_loop(
+        lambda n, arrays, values: cond(*nest.pack_as(structure, list(values), True)), record_body,
+        [convert_to_tensor(0), arrays, list(initial)], None, maximum_iterations, f"{name}_record", reads)
+    return n, arrays
 
 
 def _loop_value(value):

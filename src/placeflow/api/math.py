@@ -7,6 +7,6 @@ from .math_ops import (  # noqa: F401
     negative, not_equal, pow, reciprocal, reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
     reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance, round, rsqrt, segment_sum, sigmoid, sign,
     sqrt, square, squared_difference, subtract, tanh, top_k, unsorted_segment_max, unsorted_segment_mean,
-    unsorted_segment_sum,
+    unsorted_segment_sum, acos, acosh, asin, asinh, atan, atan2, atanh, cos, cosh, sin, sinh, tan,
 )
 from .nn import elu, l2_normalize, log_softmax, selu, softmax, softplus  # noqa: F401

@@ -287,6 +287,66 @@ def _tensor(value):
 
 # -- more elementwise maths, cumulative ops, boolean and statistical reductions ---------------------------
 
+def sin(x, name=None):
+    """The sine of x, elementwise (Sin)."""
+    return _unary("Sin", x, name)
+
+
+def cos(x, name=None):
+    """The cosine of x, elementwise (Cos)."""
+    return _unary("Cos", x, name)
+
+
+def tan(x, name=None):
+    """The tangent of x, elementwise (Tan)."""
+    return _unary("Tan", x, name)
+
+
+def asin(x, name=None):
+    """The arcsine of x, elementwise (Asin)."""
+    return _unary("Asin", x, name)
+
+
+def acos(x, name=None):
+    """The arccosine of x, elementwise (Acos)."""
+    return _unary("Acos", x, name)
+
+
+def atan(x, name=None):
+    """The arctangent of x, elementwise (Atan)."""
+    return _unary("Atan", x, name)
+
+
+def sinh(x, name=None):
+    """The hyperbolic sine of x, elementwise (Sinh)."""
+    return _unary("Sinh", x, name)
+
+
+def cosh(x, name=None):
+    """The hyperbolic cosine of x, elementwise (Cosh)."""
+    return _unary("Cosh", x, name)
+
+
+def asinh(x, name=None):
+    """The inverse hyperbolic sine of x, elementwise (Asinh)."""
+    return _unary("Asinh", x, name)
+
+
+def acosh(x, name=None):
+    """The inverse hyperbolic cosine of x, elementwise (Acosh)."""
+    return _unary("Acosh", x, name)
+
+
+def atanh(x, name=None):
+    """The inverse hyperbolic tangent of x, elementwise (Atanh)."""
+    return _unary("Atanh", x, name)
+
+
+def atan2(y, x, name=None):
+    """The angle of the point (x, y), elementwise, in [-pi, pi] (Atan2)."""
+    return _binary("Atan2", y, x, name)
+
+
 def floor(x, name=None):
     """Largest integer not greater than x, elementwise (Floor)."""
     return _unary("Floor", x, name)

@@ -33,13 +33,15 @@ _UNARY = {"Abs": math_ops.abs, "Neg": math_ops.negative, "Exp": math_ops.exp, "L
           "Reciprocal": math_ops.reciprocal, "Inv": math_ops.reciprocal, "Log1p": math_ops.log1p,
           "Expm1": math_ops.expm1, "Round": math_ops.round, "IsNan": math_ops.is_nan, "IsInf": math_ops.is_inf,
           "IsFinite": math_ops.is_finite, "LogicalNot": math_ops.logical_not, "ZerosLike": array_ops.zeros_like,
-          "OnesLike": array_ops.ones_like}
+          "OnesLike": array_ops.ones_like, "Sin": math_ops.sin, "Cos": math_ops.cos, "Tan": math_ops.tan,
+          "Asin": math_ops.asin, "Acos": math_ops.acos, "Atan": math_ops.atan, "Sinh": math_ops.sinh,
+          "Cosh": math_ops.cosh, "Asinh": math_ops.asinh, "Acosh": math_ops.acosh, "Atanh": math_ops.atanh}
 _BINARY = {"AddV2": math_ops.add, "Add": math_ops.add, "Sub": math_ops.subtract, "Mul": math_ops.multiply,
            "RealDiv": math_ops.divide, "FloorDiv": math_ops.floordiv, "FloorMod": math_ops.floormod,
            "Pow": math_ops.pow, "Maximum": math_ops.maximum, "Minimum": math_ops.minimum,
            "SquaredDifference": math_ops.squared_difference, "Less": math_ops.less,
            "LessEqual": math_ops.less_equal, "Greater": math_ops.greater, "GreaterEqual": math_ops.greater_equal,
-           "LogicalAnd": math_ops.logical_and, "LogicalOr": math_ops.logical_or}
+           "LogicalAnd": math_ops.logical_and, "LogicalOr": math_ops.logical_or, "Atan2": math_ops.atan2}
 _REDUCE = {"Sum": math_ops.reduce_sum, "Mean": math_ops.reduce_mean, "Max": math_ops.reduce_max,
            "Min": math_ops.reduce_min, "Prod": math_ops.reduce_prod, "All": math_ops.reduce_all,
            "Any": math_ops.reduce_any}

@@ -1,5 +1,5 @@
 """The If and While ops: their bodies (traced graphs, see graph/control_flow.py) arrive as attributes and run
-on the host; the If gradient is built by whoever made the op (attribute `gradient`)."""
+on the host; their gradients are built by whoever made the op (attribute `gradient`)."""
 
 import numpy as np
 
@@ -15,7 +15,7 @@ def _outputs_dtype(dtype, attrs):
     return [d for d, _ in attrs["output_specs"]]
 
 
-def _if_gradient(e, *upstream):
+def _built_gradient(e, *upstream):
     return e.attrs["gradient"](e, *upstream)
 
 
@@ -26,7 +26,7 @@ def _truth(value) -> bool:
     return bool(array.reshape(()))
 
 
-@define("If", ANY, gpu=(), shape=_outputs_shape, grad=_if_gradient, dtype=_outputs_dtype, cost=CHEAP)
+@define("If", ANY, gpu=(), shape=_outputs_shape, grad=_built_gradient, dtype=_outputs_dtype, cost=CHEAP)
 def _if(xp, pred, *inputs, then_branch=None, else_branch=None, output_specs=(), gradient=None, _stateful=False):
     """Run the branch the predicate picks on the captured inputs."""
     return _single_or_tuple((then_branch if _truth(pred) else else_branch)(*inputs))
@@ -37,14 +37,9 @@ def _single_or_tuple(outputs):
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
-def _while_gradient(e, *upstream):
-    raise LookupError("placeflow does not implement gradients through tf.while_loop inside a function or graph yet; "
-                      "run the loop eagerly under the GradientTape, or unroll it in Python.")
-
-
-@define("While", ANY, gpu=(), shape=_outputs_shape, grad=_while_gradient, dtype=_outputs_dtype, cost=CHEAP)
+@define("While", ANY, gpu=(), shape=_outputs_shape, grad=_built_gradient, dtype=_outputs_dtype, cost=CHEAP)
 def _while(xp, *inputs, cond=None, body=None, loop_vars=0, maximum_iterations=None, output_specs=(),
-           _stateful=False):
+           gradient=None, _stateful=False):
     """Run `body` while `cond` holds (at most maximum_iterations times) on the loop variables."""
     values, captured = tuple(inputs[:loop_vars]), inputs[loop_vars:]
     count = 0

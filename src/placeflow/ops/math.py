@@ -120,6 +120,34 @@ _unary("Round", lambda xp, a: xp.round(a), REAL_NUMBERS)   # half to even, as Te
 _unary("Log1p", lambda xp, a: xp.log1p(a), INEXACT, lambda e, g: [g / (1.0 + e.inputs[0])])
 _unary("Expm1", lambda xp, a: xp.expm1(a), INEXACT, lambda e, g: [g * (e.outputs[0] + 1.0)])
 _unary("IsNan", lambda xp, a: xp.isnan(a), FLOATS, dtype=bool_output)
+
+
+def _one_over_root(x, sign):
+    """1 / sqrt(1 + sign * x * x), the derivative pieces of asin, acos and asinh/acosh."""
+    return emit("Rsqrt", (1.0 + sign * x * x,))
+
+
+_unary("Sin", lambda xp, a: xp.sin(a), INEXACT, lambda e, g: [g * emit("Cos", (e.inputs[0],))], foldable=True)
+_unary("Cos", lambda xp, a: xp.cos(a), INEXACT, lambda e, g: [negative(g) * emit("Sin", (e.inputs[0],))],
+       foldable=True)
+_unary("Tan", lambda xp, a: xp.tan(a), INEXACT, lambda e, g: [g * (1.0 + e.outputs[0] * e.outputs[0])])
+_unary("Asin", lambda xp, a: xp.arcsin(a), INEXACT, lambda e, g: [g * _one_over_root(e.inputs[0], -1.0)])
+_unary("Acos", lambda xp, a: xp.arccos(a), INEXACT, lambda e, g: [negative(g) * _one_over_root(e.inputs[0], -1.0)])
+_unary("Atan", lambda xp, a: xp.arctan(a), INEXACT, lambda e, g: [g / (1.0 + e.inputs[0] * e.inputs[0])])
+_unary("Sinh", lambda xp, a: xp.sinh(a), INEXACT, lambda e, g: [g * emit("Cosh", (e.inputs[0],))])
+_unary("Cosh", lambda xp, a: xp.cosh(a), INEXACT, lambda e, g: [g * emit("Sinh", (e.inputs[0],))])
+_unary("Asinh", lambda xp, a: xp.arcsinh(a), INEXACT, lambda e, g: [g * _one_over_root(e.inputs[0], 1.0)])
+_unary("Acosh", lambda xp, a: xp.arccosh(a), INEXACT, lambda e, g: [g / emit("Sinh", (e.outputs[0],))])
+_unary("Atanh", lambda xp, a: xp.arctanh(a), INEXACT, lambda e, g: [g / (1.0 - e.inputs[0] * e.inputs[0])])
+
+
+def _atan2_grad(e, g):
+    y, x = e.inputs
+    scale = g / (x * x + y * y)
+    return binary(e, scale * x, negative(scale) * y)
+
+
+_binary("Atan2", lambda xp, a, b: xp.arctan2(a, b), FLOATS, _atan2_grad)
 _unary("IsInf", lambda xp, a: xp.isinf(a), FLOATS, dtype=bool_output)
 _unary("IsFinite", lambda xp, a: xp.isfinite(a), FLOATS, dtype=bool_output)
 
