@@ -6,6 +6,8 @@
     a Python loop of the same NumPy ops; the per-iteration overhead is what the While op's body costs.
 (b) A training step with tf.cond choosing the layer (a 64x64 matmul and a relu, or the matmul doubled),
     forward, gradient and SGD update, against the same step written in NumPy by hand.
+(c) The gradient through a traced while_loop: a tanh recurrence over 50 steps (16 units), loss and
+    d loss / d w, against back-propagation through time written in NumPy by hand.
 """
 
 from __future__ import annotations
@@ -82,6 +84,39 @@ def cond_step_case():
     return per_call_us(numpy_step, 200), per_call_us(lambda: step(flag), 200)
 
 
+STEPS = 50
+
+
+def while_gradient_case():
+    rng = np.random.default_rng(1)
+    xs_host = rng.normal(size=(STEPS, 1, 16)).astype(np.float32)
+    w_host = (rng.normal(size=(16, 16)) * 0.2).astype(np.float32)
+    w, xs = tf.Variable(w_host), tf.constant(xs_host)
+
+    @tf.function
+    def traced():
+        with tf.GradientTape() as tape:
+            _, h = tf.while_loop(lambda t, h: t < STEPS, lambda t, h: (t + 1, tf.tanh(tf.matmul(h, w) + xs[t])),
+                                 (tf.constant(0), tf.zeros([1, 16])))
+            loss = tf.reduce_sum(h * h)
+        return loss, tape.gradient(loss, w)
+
+    def numpy_bptt():
+        hs = [np.zeros((1, 16), np.float32)]
+        for t in range(STEPS):
+            hs.append(np.tanh(hs[-1] @ w_host + xs_host[t]))
+        grad_h, grad_w = 2.0 * hs[-1], np.zeros_like(w_host)
+        for t in reversed(range(STEPS)):
+            grad_z = grad_h * (1.0 - hs[t + 1] * hs[t + 1])
+            grad_w += hs[t].T @ grad_z
+            grad_h = grad_z @ w_host.T
+        return float(np.sum(hs[-1] * hs[-1])), grad_w
+
+    loss, grad = traced()
+    np.testing.assert_allclose(grad.numpy(), numpy_bptt()[1], rtol=1e-3, atol=1e-5)
+    return per_call_us(numpy_bptt, 20), per_call_us(traced, 20)
+
+
 def main() -> None:
     print(f"placeflow control flow benchmark, NumPy {np.__version__}, {os.cpu_count()} cores")
     numpy_us, traced_us = while_loop_case()
@@ -91,6 +126,9 @@ def main() -> None:
     print(f"    per iteration: placeflow {traced_us / ITERATIONS:.2f} us, NumPy {numpy_us / ITERATIONS:.2f} us")
     numpy_us, traced_us = cond_step_case()
     print(f"{'(b) training step with tf.cond (32x64 @ 64x64, relu)':52s} {numpy_us:10.1f} {traced_us:13.1f} "
+          f"{traced_us / numpy_us:7.1f}")
+    numpy_us, traced_us = while_gradient_case()
+    print(f"{f'(c) while_loop gradient, {STEPS}-step tanh recurrence':52s} {numpy_us:10.1f} {traced_us:13.1f} "
           f"{traced_us / numpy_us:7.1f}")
 
 

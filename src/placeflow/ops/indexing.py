@@ -18,6 +18,12 @@ INDEX_TYPES = frozenset({d.int32, d.int64})
 def _check_range(xp, indices, limit: int, what: str) -> None:
     if xp is not np or indices.size == 0:
         return
+    if indices.size == 1:
+        value = int(indices.reshape(-1)[0])
+        if 0 <= value < limit:
+            return
+    elif 0 <= indices.min() and indices.max() < limit:
+        return
     bad = np.argwhere((indices < 0) | (indices >= limit))
     if bad.size:
         where = ",".join(str(int(i)) for i in bad[0])
