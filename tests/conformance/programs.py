@@ -1764,3 +1764,114 @@ def case_while_loop_gradient_of_a_bound_read_in_the_condition(tf, env):
         return y, tape.gradient(y, [scale, limit])
     y, (a, b) = f()
     return [float(y), float(a), None if b is None else float(b)]
+
+
+# -- tf.data in functions: AutoGraph loops over datasets, element_spec, from_generator (issues 16, 17) ----
+def case_dataset_loop_in_function_reiterates(tf, env):
+    calls = [0]
+    def gen():
+        calls[0] += 1
+        for i in range(3):
+            yield float(calls[0] * 10 + i)
+    ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.float32))
+    @tf.function
+    def total(ds):
+        s = tf.constant(0.0)
+        for x in ds:
+            s += x
+        return s
+    return [float(total(ds)), float(total(ds)), calls[0]]
+
+def case_dataset_loop_in_function_shuffled_order(tf, env):
+    ds = tf.data.Dataset.from_tensor_slices([1.0, 2.0, 3.0, 4.0]).shuffle(4, seed=3)
+    @tf.function
+    def weighted(ds):
+        s = tf.constant(0.0)
+        k = tf.constant(1.0)
+        for x in ds:
+            s += x * k
+            k += 1.0
+        return s
+    return [float(weighted(ds)) == float(weighted(ds))]
+
+def case_dataset_loop_in_function_batches_with_break(tf, env):
+    ds = tf.data.Dataset.range(10).batch(3)
+    @tf.function
+    def f(ds):
+        s = tf.constant(0, tf.int64)
+        n = tf.constant(0)
+        for b in ds:
+            if tf.reduce_sum(b) > 20:
+                break
+            s += tf.reduce_sum(b)
+            n += 1
+        return s, n
+    s, n = f(ds)
+    return [int(s), int(n)]
+
+
+def case_dataset_python_values_default_to_float32_and_int32(tf, env):
+    ds = tf.data.Dataset.from_tensor_slices(([1.0, 2.0], [3, 4]))
+    a = tf.data.Dataset.from_tensors([1.5, 2.5])
+    b = tf.data.Dataset.from_tensor_slices(np.array([1.0, 2.0]))
+    return [[s.dtype.name for s in ds.element_spec], a.element_spec.dtype.name, b.element_spec.dtype.name,
+            [x.dtype.name for x in next(iter(ds))]]
+
+def case_dataset_element_spec_shapes(tf, env):
+    ds = tf.data.Dataset.from_tensor_slices({"x": np.zeros([10, 3], np.float32), "y": np.zeros([10], np.int64)})
+    batched = ds.batch(4)
+    dropped = ds.batch(4, drop_remainder=True)
+    return [[list(batched.element_spec["x"].shape), list(batched.element_spec["y"].shape)],
+            list(dropped.element_spec["x"].shape), list(tf.data.Dataset.range(3).element_spec.shape),
+            tf.data.Dataset.range(3).element_spec.dtype.name,
+            list(ds.shuffle(10).repeat(2).take(3).prefetch(1).element_spec["x"].shape)]
+
+def case_dataset_from_generator_with_signature(tf, env):
+    def gen():
+        for i in range(3):
+            yield i, [float(i)] * 2
+    ds = tf.data.Dataset.from_generator(gen, output_signature=(tf.TensorSpec([], tf.int32),
+                                                               tf.TensorSpec([2], tf.float32)))
+    out = [(int(a), b.numpy().tolist()) for a, b in ds]
+    return [out, [s.dtype.name for s in ds.element_spec], int(ds.cardinality())]
+
+def case_dataset_from_generator_wrong_shape(tf, env):
+    def gen():
+        yield [1.0, 2.0, 3.0]
+    ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([2], tf.float32))
+    return [x.numpy().tolist() for x in ds]
+
+def case_dataset_from_generator_args(tf, env):
+    def gen(n):
+        for i in range(int(n)):
+            yield i * 2
+    ds = tf.data.Dataset.from_generator(gen, args=[3], output_signature=tf.TensorSpec([], tf.int64))
+    return [int(x) for x in ds]
+
+def case_dataset_training_loop_inside_a_function(tf, env):
+    x = np.linspace(-1.0, 1.0, 16).astype(np.float32)
+    ds = tf.data.Dataset.from_tensor_slices((x, 3.0 * x + 1.0)).batch(4)
+    w, b = tf.Variable(0.5), tf.Variable(0.0)
+
+    @tf.function
+    def train_epoch(ds):
+        loss = tf.constant(0.0)
+        for xb, yb in ds:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(w * xb + b - yb))
+            gw, gb = tape.gradient(loss, [w, b])
+            w.assign_sub(0.2 * gw)
+            b.assign_sub(0.2 * gb)
+        return loss
+    losses = [round(float(train_epoch(ds)), 5) for _ in range(3)]
+    return [losses, round(float(w), 5), round(float(b), 5)]
+
+def case_dataset_loop_over_dicts_in_a_function(tf, env):
+    ds = tf.data.Dataset.from_tensor_slices({"a": [1.0, 2.0, 3.0], "b": [10.0, 20.0, 30.0]})
+    @tf.function
+    def f(ds):
+        total = tf.constant(0.0)
+        for row in ds:
+            total += row["a"] * row["b"]
+        return total
+    return float(f(ds))

@@ -20,6 +20,7 @@ import textwrap
 import types
 
 from ..eager.convert import convert_to_tensor
+from ..framework import graph_mode
 from ..eager.tensor import EagerTensor
 from ..graph.graph import Tensor as GraphTensor
 from . import control_flow
@@ -118,7 +119,11 @@ def python_test(value):
 
 def for_stmt(iterable, body, state, set_state, names, keep_going=None) -> None:
     """`for item in iterable: body(item)`: over a tensor's first dimension, a tf.while_loop with an index;
-    keep_going() is False once the body broke out (None: the loop has no break)."""
+    keep_going() is False once the body broke out (None: the loop has no break). A dataset inside a graph
+    becomes a tf.while_loop that pulls its elements when the graph runs."""
+    elements = getattr(iterable, "_autograph_elements", None)
+    if elements is not None and graph_mode.active() is not None:
+        return _for_over_elements(elements(), body, state, set_state, names, keep_going)
     if not _is_tensor(iterable):
         for item in iterable:
             if keep_going is not None and not _python_truth(keep_going()):
@@ -158,6 +163,39 @@ def _python_truth(value) -> bool:
         raise NotImplementedError("A break inside a Python loop depended on a tensor: iterate over a tensor (e.g. "
                                   "tf.range) so the loop becomes a tf.while_loop.")
     return bool(value)
+
+
+def _for_over_elements(source, body, state, set_state, names, keep_going) -> None:
+    """A for loop over a source of elements pulled by ops (a dataset): a tf.while_loop whose variables are
+    (has_value, the current element's parts, the loop's variables)."""
+    start, fetch, pack = source
+    token = start()
+    has_value, parts = fetch(token)
+    initial = state()
+    live = [i for i, value in enumerate(initial) if value is not UNDEFINED]
+    carried = [_loop_value(initial[i]) for i in live]
+
+    def merged(values):
+        full = list(initial)
+        for i, value in zip(live, values):
+            full[i] = value
+        return tuple(full)
+
+    def loop_test(has, element, values):
+        if keep_going is None:
+            return has
+        set_state(merged(values))
+        return and_(keep_going(), lambda: has)
+
+    def loop_body(has, element, values):
+        set_state(merged(values))
+        body(pack(element))
+        after = state()
+        next_has, next_parts = fetch(token)
+        return [next_has, next_parts, [_like(after[i], carried[k], names[i]) for k, i in enumerate(live)]]
+
+    results = control_flow.while_loop(loop_test, loop_body, [has_value, parts, carried])
+    set_state(merged(results[2]))
 
 
 def if_stmt(test, if_true, if_false, state, set_state, names, in_both=(), true_assigns=()) -> None:

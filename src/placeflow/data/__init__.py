@@ -1,4 +1,4 @@
-"""placeflow.data: a small tf.data: from_tensor_slices, batch, shuffle, repeat, map, take, prefetch."""
+"""placeflow.data: tf.data pipelines over host data (see dataset.py), usable in loops inside `function`."""
 
 from . import experimental  # noqa: F401
 from .dataset import AUTOTUNE, Dataset  # noqa: F401
