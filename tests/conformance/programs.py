@@ -1875,3 +1875,46 @@ def case_dataset_loop_over_dicts_in_a_function(tf, env):
             total += row["a"] * row["b"]
         return total
     return float(f(ds))
+
+
+def case_tensor_array_states_gradient_through_a_loop(tf, env):
+    w = tf.Variable([[0.5, -0.2], [0.1, 0.3]])
+    @tf.function
+    def f(xs):
+        with tf.GradientTape() as tape:
+            states = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+            h = tf.zeros([1, 2])
+            for t in tf.range(tf.shape(xs)[0]):
+                h = tf.tanh(tf.matmul(h, w) + xs[t])
+                states = states.write(t, h)
+            loss = tf.reduce_sum(states.stack() * tf.constant([[[1.0, 2.0]], [[3.0, -1.0]], [[0.5, 0.5]]]))
+        return loss, tape.gradient(loss, w)
+    loss, g = f(tf.constant([[[1.0, 0.0]], [[0.5, -1.0]], [[0.2, 0.3]]]))
+    return [round(float(loss), 5), [round(v, 5) for v in g.numpy().ravel().tolist()]]
+
+def case_tensor_array_read_of_earlier_state_gradient(tf, env):
+    w = tf.Variable(0.7)
+    @tf.function
+    def f(n):
+        with tf.GradientTape() as tape:
+            ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[])
+            ta = ta.write(0, 1.0)
+            for t in tf.range(1, n):
+                ta = ta.write(t, tf.sin(ta.read(t - 1) * w) + 1.0)
+            loss = tf.reduce_sum(ta.stack())
+        return loss, tape.gradient(loss, w)
+    loss, g = f(tf.constant(5))
+    return [round(float(loss), 5), round(float(g), 5)]
+
+
+def case_while_loop_gradient_of_a_growing_loop_variable(tf, env):
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            grown = tf.while_loop(lambda b: tf.size(b) < 4, lambda b: [tf.concat([b, b * 2.0], 0)], [x],
+                                  shape_invariants=[tf.TensorShape([None])])[0]
+            total = tf.reduce_sum(grown * tf.range(1.0, 5.0))
+        return total, tape.gradient(total, x)
+    total, g = f(tf.constant([1.5]))
+    return [float(total), g.numpy().tolist()]

@@ -9,7 +9,7 @@ from ..eager.tape import GradientTape
 from ..framework import dtypes, graph_mode, nest
 from ..framework.tensor_shape import TensorShape
 from ..graph import control_flow as cf
-from . import array_ops, math_ops
+from . import array_ops, indexing, math_ops
 from .tensor_array import TensorArray
 
 
@@ -223,18 +223,18 @@ def _while_gradient(cond, body, structure, specs, entry, upstream, maximum_itera
     count = len(specs)
     captured = list(entry.inputs[count:])
     for index, (dtype, shape) in enumerate(specs):
-        if shape is None or None in shape:
+        if shape is None or len(shape) == 0 and None in shape or None in shape[1:]:
             raise LookupError(f"placeflow does not implement gradients through a tf.while_loop ({name}) whose loop "
-                              f"variable {index} changes shape (shape {shape}); keep the loop variables' shapes fixed.")
-    history = _record_iterations(cond, body, structure, specs, entry.inputs[:count], maximum_iterations, name, reads)
-    iterations, arrays = history
+                              f"variable {index} changes shape beyond its first dimension (shape {shape}); keep the "
+                              f"other dimensions fixed.")
+    iterations, readers = _record_iterations(cond, body, structure, specs, entry.inputs[:count], maximum_iterations,
+                                             name, reads)
     floats = [i for i, (dtype, _) in enumerate(specs) if dtype.is_floating]
     outer = [j for j, t in enumerate(captured) if t.dtype.is_floating]
-    start = [upstream[i] if upstream[i] is not None else array_ops.zeros(list(specs[i][1]), specs[i][0])
-             for i in floats]
+    start = [upstream[i] if upstream[i] is not None else array_ops.zeros_like(entry.outputs[i]) for i in floats]
 
     def back_body(k, grads, totals):
-        values = [array.read(k) for array in arrays]
+        values = [read(k) for read in readers]
         with GradientTape(watch_accessed_variables=False) as recorder:
             recorder.watch(values)
             recorder.watch([captured[j] for j in outer])
@@ -257,19 +257,43 @@ def _while_gradient(cond, body, structure, specs, entry, upstream, maximum_itera
 
 
 def _record_iterations(cond, body, structure, specs, initial, maximum_iterations, name, reads):
-    """(number of iterations, a TensorArray per loop variable holding its value at each iteration's start)."""
-    arrays = [TensorArray(dtype, size=0, dynamic_size=True, element_shape=shape) for dtype, shape in specs]
+    """(number of iterations, one reader per loop variable: reader(k) is its value at iteration k's start).
+    A variable of fixed shape is kept in a TensorArray; one whose first dimension varies (a growing
+    TensorArray's buffer) has its rows appended to one tensor, with each iteration's offset and row count."""
+    fixed = [None not in shape for _, shape in specs]
+    arrays = [TensorArray(dtype, size=0, dynamic_size=True, element_shape=shape)
+              for (dtype, shape), known in zip(specs, fixed) if known]
+    rows = [array_ops.zeros([0] + list(shape[1:]), dtype) for (dtype, shape), known in zip(specs, fixed) if not known]
+    offsets = [TensorArray(dtypes.int32, size=0, dynamic_size=True, element_shape=[]) for _ in rows]
+    counts = [TensorArray(dtypes.int32, size=0, dynamic_size=True, element_shape=[]) for _ in rows]
 
-    def record_body(n, arrays, values):
-        arrays = [array.write(n, value) for array, value in zip(arrays, values)]
-        return n + 1, arrays, _flat_result(structure, body(*nest.pack_as(structure, list(values), True)))
+    def record_body(n, arrays, rows, offsets, counts, values):
+        fixed_values = iter([v for v, known in zip(values, fixed) if known])
+        varying = [v for v, known in zip(values, fixed) if not known]
+        arrays = [array.write(n, next(fixed_values)) for array in arrays]
+        offsets = [o.write(n, array_ops.shape(r)[0]) for o, r in zip(offsets, rows)]
+        counts = [c.write(n, array_ops.shape(v)[0]) for c, v in zip(counts, varying)]
+        rows = [array_ops.concat([r, v], 0) for r, v in zip(rows, varying)]
+        result = _flat_result(structure, body(*nest.pack_as(structure, list(values), True)))
+        return n + 1, arrays, rows, offsets, counts, result
 
-    n, arrays, _ = _graph_while_loop(
-        lambda n, arrays, values: cond(*nest.pack_as(structure, list(values), True)), record_body,
-        [convert_to_tensor(0), arrays, list(initial)], None, maximum_iterations, f"{name}_record", reads)
-    return n, arrays
+    invariants = ([()] + [(None,) + tuple(shape) for (_, shape), known in zip(specs, fixed) if known]
+                  + [(None,) + tuple(shape[1:]) for (_, shape), known in zip(specs, fixed) if not known]
+                  + [(None,)] * (2 * len(rows)) + [shape for _, shape in specs])
+    n, arrays, rows, offsets, counts, _ = _graph_while_loop(
+        lambda n, a, r, o, c, values: cond(*nest.pack_as(structure, list(values), True)), record_body,
+        [convert_to_tensor(0), arrays, rows, offsets, counts, list(initial)], invariants, maximum_iterations,
+        f"{name}_record", reads)
+    fixed_arrays, varying = iter(arrays), iter(zip(rows, offsets, counts))
+    readers = [(lambda a: a.read)(next(fixed_arrays)) if known else _rows_reader(*next(varying)) for known in fixed]
+    return n, readers
 
 
+def _rows_reader(rows, offsets, counts):
+    def read(k):
+        start = offsets.read(k)
+        return indexing.gather(rows, array_ops.range(start, math_ops.add(start, counts.read(k))))
+    return read
 def _loop_value(value):
     """A loop variable as the loop carries it: a TensorArray as is, anything else as a tensor."""
     return value if isinstance(value, TensorArray) else convert_to_tensor(value)

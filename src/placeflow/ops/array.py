@@ -26,7 +26,11 @@ def _transpose_grad(e, g):
 
 def _concat_grad(e, g):
     axis = e.attrs["axis"]
-    return split(g, [shape_of(x)[axis] for x in e.inputs], axis)
+    sizes = [shape_of(x)[axis] if len(shape_of(x)) else None for x in e.inputs]
+    if None in sizes:  # a size known only when the graph runs (e.g. rows a loop appends)
+        parts = emit("_ConcatGrad", (g,) + tuple(e.inputs), g.dtype, {"axis": axis, "parts": len(e.inputs)})
+        return list(parts) if isinstance(parts, (list, tuple)) else [parts]
+    return split(g, sizes, axis)
 
 
 def _pack_grad(e, g):
@@ -43,6 +47,19 @@ define("Squeeze", ANY, shape=rules.squeeze, grad=_reshape_grad, foldable=True, c
 define("Transpose", ANY, shape=rules.transpose, grad=_transpose_grad)(lambda xp, a, perm=None: xp.transpose(a, perm))
 define("ConcatV2", ANY, shape=rules.concat, grad=_concat_grad)(
     lambda xp, *arrays, axis: xp.concatenate(arrays, axis=axis))
+
+
+def _concat_grad_kernel(xp, g, *inputs, axis, parts):
+    """g cut along `axis` into the sizes the concatenated inputs had when the graph ran."""
+    bounds = np.cumsum([x.shape[axis] for x in inputs])[:-1]
+    parts = xp.split(g, [int(b) for b in bounds], axis=axis)
+    return parts[0] if len(parts) == 1 else tuple(parts)
+
+
+define("_ConcatGrad", ANY, shape=lambda shapes, attrs: list(shapes[1:]) if attrs["parts"] > 1 else shapes[1],
+       dtype=lambda dtype, attrs: [dtype] * attrs["parts"] if attrs["parts"] > 1 else dtype,
+       grad=NOT_DIFFERENTIABLE, cost=CHEAP)(
+    _concat_grad_kernel)
 define("Pack", ANY, shape=rules.pack, grad=_pack_grad)(lambda xp, *arrays, axis=0: xp.stack(arrays, axis=axis))
 define("ZerosLike", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, foldable=True, shape_only_inputs=(0,),
        presize=presize_like_input)(lambda xp, a: xp.zeros_like(a))
