@@ -1918,3 +1918,20 @@ def case_while_loop_gradient_of_a_growing_loop_variable(tf, env):
         return total, tape.gradient(total, x)
     total, g = f(tf.constant([1.5]))
     return [float(total), g.numpy().tolist()]
+
+
+# -- keras.utils (issues 16, 17) ---------------------------------------------------------------------------
+def case_keras_to_categorical(tf, env):
+    a = tf.keras.utils.to_categorical([0, 2, 1])
+    b = tf.keras.utils.to_categorical(np.array([[1], [0]]), num_classes=3)
+    return [a.tolist(), str(a.dtype), b.tolist()]
+
+def case_keras_set_random_seed_repeats_initial_weights(tf, env):
+    def weights():
+        tf.keras.utils.set_random_seed(7)
+        model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(2)])
+        return model.get_weights()[0].tolist(), float(tf.random.uniform([]))
+    return weights() == weights()
+
+def case_keras_set_random_seed_rejects_non_integers(tf, env):
+    tf.keras.utils.set_random_seed(1.5)
