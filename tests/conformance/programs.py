@@ -1935,3 +1935,122 @@ def case_keras_set_random_seed_repeats_initial_weights(tf, env):
 
 def case_keras_set_random_seed_rejects_non_integers(tf, env):
     tf.keras.utils.set_random_seed(1.5)
+
+
+# -- tf.data transformations (issue 17) --------------------------------------------------------------------
+def _plain(x):
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in sorted(x.items())}
+    if isinstance(x, (tuple, list)):
+        return [_plain(v) for v in x]
+    x = np.asarray(x)
+    if x.dtype.kind in "SO":
+        return [v.decode() if isinstance(v, bytes) else v for v in np.ravel(x).tolist()]
+    return x.tolist()
+
+
+def _all(ds):
+    return [_plain(e) for e in ds.as_numpy_iterator()]
+
+
+def case_dataset_filter_zip_concatenate_skip(tf, env):
+    a = tf.data.Dataset.range(10).filter(lambda x: x % 3 == 0)
+    z = tf.data.Dataset.zip(tf.data.Dataset.range(3), tf.data.Dataset.from_tensor_slices([5.0, 6.0, 7.0, 8.0]))
+    c = tf.data.Dataset.range(2).concatenate(tf.data.Dataset.range(5, 7))
+    return [_all(a), _all(z), _all(c), _all(tf.data.Dataset.range(5).skip(3)), int(a.cardinality()),
+            int(z.cardinality()), int(c.cardinality()), int(tf.data.Dataset.range(5).skip(3).cardinality())]
+
+
+def case_dataset_zip_of_a_tuple_and_dict_structures(tf, env):
+    z = tf.data.Dataset.zip((tf.data.Dataset.range(2), tf.data.Dataset.from_tensor_slices({"a": [1, 2]})))
+    return [_all(z), [type(s).__name__ for s in z.element_spec]]
+
+
+def case_dataset_enumerate_and_reduce(tf, env):
+    e = tf.data.Dataset.from_tensor_slices([10.0, 20.0]).enumerate(start=5)
+    total = tf.data.Dataset.range(5).reduce(tf.constant(0, tf.int64), lambda s, x: s + x)
+    pair = tf.data.Dataset.range(4).reduce((tf.constant(0, tf.int64), tf.constant(1, tf.int64)),
+                                          lambda s, x: (s[0] + x, s[1] * (x + 1)))
+    return [_all(e), int(total), [int(pair[0]), int(pair[1])], e.element_spec[0].dtype.name]
+
+
+def case_dataset_shard(tf, env):
+    ds = tf.data.Dataset.range(10)
+    return [_all(ds.shard(3, 0)), _all(ds.shard(3, 2)), int(ds.shard(3, 1).cardinality())]
+
+
+def case_dataset_shard_bad_index(tf, env):
+    return _all(tf.data.Dataset.range(10).shard(3, 3))
+
+
+def case_dataset_flat_map_and_interleave(tf, env):
+    ds = tf.data.Dataset.range(1, 4)
+    flat = ds.flat_map(lambda x: tf.data.Dataset.range(x))
+    inter = ds.interleave(lambda x: tf.data.Dataset.from_tensors(x).repeat(3), cycle_length=2, block_length=2)
+    return [_all(flat), _all(inter)]
+
+
+def case_dataset_unbatch_and_rebatch(tf, env):
+    ds = tf.data.Dataset.range(7).batch(3)
+    return [_all(ds.unbatch()), _all(ds.rebatch(2)), _all(ds.unbatch().batch(4, drop_remainder=True))]
+
+
+def case_dataset_padded_batch(tf, env):
+    ds = tf.data.Dataset.range(1, 5).map(lambda x: tf.fill([x], x))
+    a = ds.padded_batch(2)
+    b = ds.padded_batch(2, padded_shapes=[5], padding_values=tf.constant(-1, tf.int64))
+    return [_all(a), _all(b), list(a.element_spec.shape), list(b.element_spec.shape)]
+
+
+def case_dataset_window(tf, env):
+    ds = tf.data.Dataset.range(7).window(3, shift=2, drop_remainder=True)
+    return [[_all(w) for w in ds], _all(tf.data.Dataset.range(5).window(2).flat_map(lambda w: w.batch(2)))]
+
+
+def case_dataset_cache_in_memory_replays_the_first_pass(tf, env):
+    calls = [0]
+
+    def gen():
+        calls[0] += 1
+        yield from range(3)
+
+    ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int64)).cache()
+    return [_all(ds), _all(ds), calls[0]]
+
+
+def case_dataset_map_parallel_and_deterministic(tf, env):
+    ds = tf.data.Dataset.range(20).map(lambda x: x * x, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
+    return [_all(ds), _all(tf.data.Dataset.range(5).map(lambda x: (x, 2.5)))]
+
+
+def case_dataset_map_python_float_is_float32(tf, env):
+    ds = tf.data.Dataset.range(2).map(lambda x: (tf.cast(x, tf.float32), 1.5, 3))
+    return [s.dtype.name for s in ds.element_spec]
+
+
+def case_dataset_options_auto_shard_policy(tf, env):
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
+    ds = tf.data.Dataset.range(3).with_options(options)
+    return [_all(ds), str(ds.options().experimental_distribute.auto_shard_policy)]
+
+
+def case_dataset_take_while_and_scan_like(tf, env):
+    ds = tf.data.Dataset.range(10).take_while(lambda x: x < 4)
+    return _all(ds)
+
+
+def case_dataset_batch_of_strings_and_dicts(tf, env):
+    ds = tf.data.Dataset.from_tensor_slices({"name": ["a", "bb", "c"], "n": [1, 2, 3]}).batch(2)
+    return _all(ds)
+
+
+def case_dataset_repeat_then_batch_cardinality(tf, env):
+    ds = tf.data.Dataset.range(5).repeat(2).batch(3)
+    return [int(ds.cardinality()), _all(ds)]
+
+
+def case_dataset_filter_cardinality_unknown(tf, env):
+    ds = tf.data.Dataset.range(5).filter(lambda x: x > 1)
+    return [int(ds.cardinality()), int(tf.data.experimental.UNKNOWN_CARDINALITY),
+            int(tf.data.experimental.INFINITE_CARDINALITY)]

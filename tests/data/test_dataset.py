@@ -57,3 +57,55 @@ def test_errors_in_the_pipeline_reach_the_consumer():
         list(tf.data.Dataset.range(3).map(bad).prefetch(2))
     with pytest.raises(ValueError, match="must agree"):
         tf.data.Dataset.from_tensor_slices((np.ones(3), np.ones(4)))
+
+
+def test_prefetch_reuses_its_worker_threads_across_passes():
+    import threading
+    dataset = tf.data.Dataset.range(20).prefetch(2)
+    for _ in range(3):
+        assert [int(x) for x in dataset] == list(range(20))
+    before = threading.active_count()
+    for _ in range(30):
+        assert len(list(dataset.take(3))) == 3  # passes left early too
+    assert threading.active_count() <= before + 1
+
+
+def test_parallel_map_runs_calls_at_once_and_keeps_the_order():
+    import time
+
+    slept = [0.0]
+
+    def timed(x):
+        time.sleep(0.05)
+        slept[0] += 0.05
+        return x
+
+    start = time.perf_counter()
+    out = [int(x) for x in tf.data.Dataset.range(8).map(timed, num_parallel_calls=4)]
+    assert out == list(range(8)) and time.perf_counter() - start < 0.8 * slept[0]
+    unordered = sorted(int(x) for x in tf.data.Dataset.range(8).map(timed, num_parallel_calls=4,
+                                                                     deterministic=False))
+    assert unordered == list(range(8))
+
+
+def test_a_file_cache_is_written_by_a_complete_pass_and_read_by_later_datasets(tmp_path):
+    calls = [0]
+
+    def gen():
+        calls[0] += 1
+        yield from ([1.0, 2.0], [3.0, 4.0])
+
+    spec = tf.TensorSpec([2], tf.float32)
+    path = str(tmp_path / "cache")
+    first = tf.data.Dataset.from_generator(gen, output_signature=spec).cache(path)
+    assert [x.numpy().tolist() for x in first] == [[1.0, 2.0], [3.0, 4.0]]
+    again = tf.data.Dataset.from_generator(gen, output_signature=spec).cache(path)
+    assert [x.numpy().tolist() for x in again] == [[1.0, 2.0], [3.0, 4.0]] and calls[0] == 1
+
+
+def test_options_refuse_what_placeflow_does_not_act_on():
+    options = tf.data.Options()
+    with pytest.raises(NotImplementedError, match="experimental_optimization is not implemented"):
+        options.experimental_optimization = object()
+    with pytest.raises(ValueError):
+        options.experimental_distribute.auto_shard_policy = 7

@@ -2,3 +2,4 @@
 
 from . import experimental  # noqa: F401
 from .dataset import AUTOTUNE, Dataset  # noqa: F401
+from .options import Options  # noqa: F401

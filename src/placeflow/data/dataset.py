@@ -7,10 +7,14 @@ when seeded.
 
 from __future__ import annotations
 
+import functools
+import os
 import queue
 import threading
 
 import numpy as np
+
+from . import pipeline
 
 AUTOTUNE = -1
 _END = object()
@@ -135,12 +139,255 @@ class Dataset:
         known = self._cardinality
         return Dataset(make, min(count, known) if known >= 0 else (count if known == -1 else -2), self._spec)
 
-    def map(self, map_func, num_parallel_calls=None) -> "Dataset":
-        """Apply `map_func` to each element (called with the element's parts as tensors)."""
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None) -> "Dataset":
+        """Apply `map_func` to each element (called with the element's parts as tensors); with
+        num_parallel_calls (AUTOTUNE: one per core) that many calls run at once on the shared pool, the
+        results in order unless deterministic=False."""
+        width = _parallelism(num_parallel_calls)
+        call = functools.partial(_call_eagerly, map_func)
+        if width <= 1:
+            make = lambda: (call(element) for element in self._make_iterator())  # noqa: E731
+        else:
+            ordered = deterministic is None or bool(deterministic)
+            make = lambda: pipeline.parallel_map(self._make_iterator(), call, width, ordered)  # noqa: E731
+        return Dataset(make, self._cardinality)
+
+    def filter(self, predicate, name=None) -> "Dataset":
+        """The elements for which `predicate(element)` is a true boolean scalar."""
         def make():
             for element in self._make_iterator():
-                yield _call_eagerly(map_func, element)
-        return Dataset(make, self._cardinality)
+                if _truth(_call_eagerly(predicate, element), "filter"):
+                    yield element
+        return Dataset(make, -1 if self._cardinality == -1 else -2, self._spec)
+
+    def take_while(self, predicate, name=None) -> "Dataset":
+        """The elements up to (not including) the first for which `predicate` is false."""
+        def make():
+            for element in self._make_iterator():
+                if not _truth(_call_eagerly(predicate, element), "take_while"):
+                    return
+                yield element
+        return Dataset(make, -2, self._spec)
+
+    def skip(self, count, name=None) -> "Dataset":
+        """All but the first `count` elements (count -1: none)."""
+        count = int(count)
+
+        def make():
+            iterator = self._make_iterator()
+            if count < 0:
+                for _ in iterator:
+                    pass
+                return
+            for index, element in enumerate(iterator):
+                if index >= count:
+                    yield element
+        known = self._cardinality
+        size = 0 if count < 0 and known != -1 else (max(0, known - count) if known >= 0 else known)
+        return Dataset(make, size, self._spec)
+
+    def enumerate(self, start=0, name=None) -> "Dataset":
+        """(int64 position from `start`, element) pairs."""
+        first = int(start)
+
+        def make():
+            for index, element in enumerate(self._make_iterator()):
+                yield np.int64(first + index), element
+        spec = None if self._spec is None else (_spec_of((), np.int64), self._spec)
+        return Dataset(make, self._cardinality, spec)
+
+    @staticmethod
+    def zip(*datasets, name=None) -> "Dataset":
+        """Elements of several datasets side by side (a tuple, or the structure of datasets given), until the
+        shortest ends."""
+        structure = datasets[0] if len(datasets) == 1 and not isinstance(datasets[0], Dataset) else datasets
+        members = _leaves(structure)
+        if not members or not all(isinstance(d, Dataset) for d in members):
+            raise TypeError(f"Dataset.zip takes datasets (or a tuple or dict of them), got {structure!r}.")
+
+        def make():
+            for parts in zip(*[d._make_iterator() for d in members]):
+                yield _pack(structure, list(parts))
+        sizes = [d._cardinality for d in members]
+        finite = [c for c in sizes if c >= 0]
+        size = min(finite) if finite else (-1 if all(c == -1 for c in sizes) else -2)
+        specs = None if any(d._spec is None for d in members) else _pack(structure, [d._spec for d in members])
+        return Dataset(make, size, specs)
+
+    def concatenate(self, dataset, name=None) -> "Dataset":
+        """This dataset's elements, then `dataset`'s (same structure and dtypes)."""
+        merged = _merged_specs(self.element_spec, dataset.element_spec)
+
+        def make():
+            yield from self._make_iterator()
+            yield from dataset._make_iterator()
+        a, b = self._cardinality, dataset._cardinality
+        size = -1 if -1 in (a, b) else (-2 if -2 in (a, b) else a + b)
+        return Dataset(make, size, merged)
+
+    def shard(self, num_shards, index, name=None) -> "Dataset":
+        """Every `num_shards`-th element starting at `index` (one worker's share)."""
+        from ..framework.errors import InvalidArgumentError
+        num_shards, index = int(num_shards), int(index)
+        if num_shards < 1 or not 0 <= index < num_shards:
+            raise InvalidArgumentError(None, None, (
+                f"Index must be between 0 and {num_shards - 1} (currently index = {index}) and num_shards must be "
+                f"positive (currently {num_shards})."))
+
+        def make():
+            for position, element in enumerate(self._make_iterator()):
+                if position % num_shards == index:
+                    yield element
+        known = self._cardinality
+        size = (known - index + num_shards - 1) // num_shards if known >= 0 else known
+        return Dataset(make, size, self._spec)
+
+    def flat_map(self, map_func, name=None) -> "Dataset":
+        """The elements of the datasets map_func(element) makes, one dataset after the other."""
+        def make():
+            for element in self._make_iterator():
+                yield from _dataset_of(map_func, element)._make_iterator()
+        return Dataset(make, -2)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+                   deterministic=None, name=None) -> "Dataset":
+        """The elements of the datasets map_func(element) makes, `block_length` (1) at a time from each of
+        `cycle_length` (AUTOTUNE: one per core) open at once. num_parallel_calls and deterministic change only
+        scheduling here: the order is always the deterministic one."""
+        cycle = _parallelism(AUTOTUNE if cycle_length is None else cycle_length)
+        block = 1 if block_length is None else int(block_length)
+        if cycle < 1 or block < 1:
+            raise ValueError(f"interleave needs positive cycle_length and block_length, got {cycle_length} and "
+                             f"{block_length}.")
+
+        def make():
+            return pipeline.interleave(self._make_iterator(),
+                                       lambda e: iter(_dataset_of(map_func, e)._make_iterator()), cycle, block)
+        return Dataset(make, -2)
+
+    def unbatch(self, name=None) -> "Dataset":
+        """The rows of each element (split along the first dimension)."""
+        spec = self.element_spec
+        rows = _map_structure(lambda s: _spec_of(tuple(s.shape)[1:], s.dtype), spec)
+        return Dataset(lambda: pipeline.unbatch(self._make_iterator(), _leaves, lambda p: _pack(spec, list(p))), -2,
+                       rows)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None) -> "Dataset":
+        """The same elements batched again by `batch_size` (unbatch, then batch)."""
+        return self.unbatch().batch(int(batch_size), drop_remainder)
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False,
+                     name=None) -> "Dataset":
+        """Batches whose elements are padded to `padded_shapes` (None dimensions: the batch's longest) with
+        `padding_values` (default 0, or b'' for strings)."""
+        spec = self.element_spec
+        flat = _leaves(spec)
+        shapes = [tuple(s.shape) for s in flat] if padded_shapes is None else [
+            tuple(None if d is None or int(d) < 0 else int(d) for d in _dims(shape))
+            for shape in _leaves_of(padded_shapes, spec)]
+        values = [_padding_default(s) for s in flat] if padding_values is None else [
+            _host_value(v).item() if np.ndim(_host_value(v)) == 0 else _host_value(v)
+            for v in _leaves_of(padding_values, spec)]
+        batch_size = int(batch_size)
+
+        def make():
+            pending = []
+            for element in self._make_iterator():
+                pending.append(_leaves(element))
+                if len(pending) == batch_size:
+                    yield _pack(spec, pipeline.padded_stack(pending, shapes, values))
+                    pending = []
+            if pending and not drop_remainder:
+                yield _pack(spec, pipeline.padded_stack(pending, shapes, values))
+        rows = batch_size if drop_remainder else None
+        out = _pack(spec, [_spec_of((rows,) + shape, s.dtype) for shape, s in zip(shapes, flat)])
+        count = self._cardinality
+        if count >= 0:
+            count = count // batch_size if drop_remainder else -(-count // batch_size)
+        return Dataset(make, count, out)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None) -> "Dataset":
+        """Datasets of up to `size` consecutive elements, each starting `shift` (size) after the last and taking
+        every `stride`-th element (a structure of such datasets for structured elements)."""
+        size, stride = int(size), int(stride)
+        shift = size if shift is None else int(shift)
+        if min(size, shift, stride) < 1:
+            raise ValueError(f"window needs positive size, shift and stride, got {size}, {shift} and {stride}.")
+        spec = self.element_spec
+
+        def as_datasets(window):
+            parts = [_leaves(element) for element in window]
+            members = [Dataset.from_tensor_slices(np.stack([p[i] for p in parts])) for i in range(len(parts[0]))]
+            return _pack(spec, members)
+
+        def make():
+            return (as_datasets(w) for w in pipeline.windows(self._make_iterator(), size, shift, stride,
+                                                              drop_remainder))
+        return Dataset(make, -2, _map_structure(lambda s: _WINDOW, spec))
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        """reduce_func(state, element) folded over the elements from `initial_state`."""
+        from ..framework import graph_mode
+        if graph_mode.active() is not None:
+            return self._reduce_in_graph(initial_state, reduce_func)
+        state = initial_state
+        for element in self:
+            state = reduce_func(state, element)
+        return _map_structure(_as_tensor_value, state)
+
+    def _reduce_in_graph(self, initial_state, reduce_func):
+        from ..api import control_flow
+        from ..framework import nest
+        start, fetch, pack = self._autograph_elements()
+        token = start()
+        has_value, parts = fetch(token)
+        state = nest.map_structure(_as_tensor_value, initial_state)
+
+        def body(has, element, state):
+            new_state = reduce_func(nest.pack_as(initial_state, state) if nest.is_nested(initial_state) else state,
+                                    pack(element))
+            next_has, next_parts = fetch(token)
+            return [next_has, next_parts, new_state]
+
+        flat_state = nest.flatten(state)
+        result = control_flow.while_loop(lambda has, element, state: has, body,
+                                         [has_value, parts, state if nest.is_nested(state) else flat_state[0]])
+        return result[2]
+
+    def cache(self, filename="", name=None) -> "Dataset":
+        """Replay the first complete pass: from memory (filename ''), or from `filename`, written by the first
+        complete pass and read by every later one (also by other programs: a NumPy .npz file)."""
+        if filename:
+            return _file_cached(self, str(filename))
+        stored: list = []
+        complete = threading.Event()
+
+        def make():
+            if complete.is_set():
+                yield from stored
+                return
+            seen = []
+            for element in self._make_iterator():
+                seen.append(element)
+                yield element
+            if not complete.is_set():
+                stored[:] = seen
+                complete.set()
+        return Dataset(make, self._cardinality, self._spec)
+
+    def with_options(self, options, name=None) -> "Dataset":
+        """The same dataset carrying `options` (tf.data.Options; auto-sharding matters across workers)."""
+        from .options import Options
+        if not isinstance(options, Options):
+            raise TypeError(f"with_options takes a placeflow.data.Options, got {options!r}.")
+        result = Dataset(self._make_iterator, self._cardinality, self._spec)
+        result._options = options
+        return result
+
+    def options(self):
+        """The Options set by with_options (defaults otherwise)."""
+        from .options import Options
+        return getattr(self, "_options", None) or Options()
 
     def prefetch(self, buffer_size) -> "Dataset":
         """Prepare up to `buffer_size` elements ahead on a background thread (AUTOTUNE: 2)."""
@@ -241,23 +488,30 @@ def _prefetching(iterator, size):
     items = queue.Queue(maxsize=size)
     stop = threading.Event()
 
+    def offer(item) -> bool:
+        """Queue `item` unless the consumer has gone (then False: the pass ends, never blocking a worker)."""
+        while not stop.is_set():
+            try:
+                items.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
     def fill():
         try:
             for element in iterator:
-                while not stop.is_set():
-                    try:
-                        items.put(element, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
+                if not offer(element):
                     return
-            items.put(_END)
+            offer(_END)
         except BaseException as exc:  # noqa: BLE001 - re-raised in the consumer
-            items.put(exc)
+            offer(exc)
+        finally:
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                close()
 
-    thread = threading.Thread(target=fill, name="placeflow-prefetch", daemon=True)
-    thread.start()
+    pipeline.prefetch_workers.run(fill)
     try:
         while True:
             element = items.get()
@@ -275,7 +529,7 @@ def _as_tensors(element, device="/cpu:0"):
     from ..eager.convert import constant
     from ..eager.tensor import EagerTensor
     with device_scope(device):
-        return _map_structure(lambda x: x if isinstance(x, EagerTensor) else constant(x), element)
+        return _map_structure(lambda x: x if isinstance(x, (EagerTensor, Dataset)) else constant(x), element)
 
 
 def _call_eagerly(fn, element):
@@ -367,7 +621,101 @@ def _pack(structure, parts: list):
 
 
 def _to_host(value):
-    return value.numpy() if hasattr(value, "numpy") else np.asarray(value)
+    if isinstance(value, Dataset):
+        return value
+    return value.numpy() if hasattr(value, "numpy") else _host_value(value)
+
+
+_WINDOW = object()  # the element spec of a window's part: a dataset
+
+
+def _parallelism(value) -> int:
+    if value is None:
+        return 1
+    value = int(value)
+    if value == AUTOTUNE:
+        return max(2, os.cpu_count() or 2)
+    if value < 1:
+        raise ValueError(f"num_parallel_calls must be positive or tf.data.AUTOTUNE, got {value}.")
+    return value
+
+
+def _truth(result, what) -> bool:
+    array = np.asarray(result)
+    if array.dtype != np.bool_ or array.size != 1:
+        raise ValueError(f"The predicate of {what} must return a boolean scalar, got {result!r}.")
+    return bool(array.reshape(()))
+
+
+def _dataset_of(map_func, element) -> "Dataset":
+    result = _call_eagerly(map_func, element)
+    if not isinstance(result, Dataset):
+        raise TypeError(f"The function of flat_map/interleave must return a Dataset, got {result!r}.")
+    return result
+
+
+def _as_tensor_value(value):
+    from ..eager.convert import convert_to_tensor
+    return value if hasattr(value, "dtype") and hasattr(value, "shape") and not isinstance(value, np.ndarray) \
+        else convert_to_tensor(_host_value(value))
+
+
+def _merged_specs(a, b):
+    left, right = _leaves(a), _leaves(b)
+    if len(left) != len(right) or any(x.dtype != y.dtype for x, y in zip(left, right)):
+        raise TypeError(f"Incompatible dataset elements for concatenate: {a} and {b}; the structures and dtypes must "
+                        f"match.")
+    merged = []
+    for x, y in zip(left, right):
+        sx, sy = tuple(x.shape), tuple(y.shape)
+        shape = tuple(p if p == q else None for p, q in zip(sx, sy)) if len(sx) == len(sy) else None
+        if shape is None:
+            raise TypeError(f"concatenate: element ranks differ ({sx} and {sy}).")
+        merged.append(_spec_of(shape, x.dtype))
+    return _pack(a, merged)
+
+
+def _dims(shape):
+    if hasattr(shape, "numpy"):
+        shape = shape.numpy().tolist()
+    return [None if d is None else int(d) for d in shape]
+
+
+def _leaves_of(given, spec) -> list:
+    """`given` matched to the element structure: one entry per part (a lone entry for a lone part)."""
+    if not isinstance(spec, (tuple, dict)):
+        return [given]
+    if isinstance(spec, dict):
+        return [v for k in spec for v in _leaves_of(given[k], spec[k])]
+    return [v for g, s in zip(given, spec) for v in _leaves_of(g, s)]
+
+
+def _padding_default(spec):
+    return b"" if spec.dtype.name == "string" else 0
+
+
+def _file_cached(dataset, filename):
+    """A dataset replaying `filename` when it exists, else writing it at the end of a complete pass."""
+    path = filename if filename.endswith(".npz") else filename + ".npz"
+
+    def make():
+        if os.path.exists(path):
+            with np.load(path, allow_pickle=False) as stored:
+                count, parts = int(stored["count"]), int(stored["parts"])
+                columns = [stored[f"part{i}"] for i in range(parts)]
+            spec = dataset.element_spec
+            for row in range(count):
+                yield _pack(spec, [column[row] for column in columns])
+            return
+        seen = []
+        for element in dataset._make_iterator():
+            seen.append(_leaves(element))
+            yield element
+        columns = {f"part{i}": np.stack([row[i] for row in seen]) for i in range(len(seen[0]))} if seen else {}
+        temporary = path + f".{os.getpid()}.tmp.npz"
+        np.savez(temporary, count=len(seen), parts=len(columns), **columns)
+        os.replace(temporary, path)
+    return Dataset(make, dataset._cardinality, dataset._spec)
 
 
 def _stack(elements):

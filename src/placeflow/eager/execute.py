@@ -37,7 +37,7 @@ class OpInfo:
 def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
     """Run `op` eagerly on the device placement chooses; returns an EagerTensor (or a list)."""
     graph = _current_graph.get()
-    if graph is not None or graph_mode.process_default is not None:
+    if (graph is not None or graph_mode.process_default is not None) and graph is not graph_mode.EAGER:
         outputs = graph_mode.build(graph or graph_mode.process_default, op, inputs, dtype, attrs, resource, name)
         if tape.active_count:
             tape.record(op, attrs, inputs, outputs)

@@ -14,23 +14,25 @@ build = None             # build(graph, op, inputs, dtype, attrs, resource, name
 variable_hooks = None    # object with make(graph, *args, **kwargs), read(graph, var), update(graph, var, op, value)
 
 
+EAGER = object()          # `current` set to this: this thread runs ops eagerly even under a process default graph
+
+
 def active():
     """The graph ops are recorded into on this thread, or None when they run eagerly."""
     graph = current.get()
+    if graph is EAGER:
+        return None
     return graph if graph is not None else process_default
 
 
 class suspended:
-    """Run eagerly inside, even while a graph is being built (creating state outside a trace)."""
+    """Run eagerly inside on this thread, even while a graph is being built (creating state outside a trace,
+    running a dataset's functions); other threads are unaffected."""
 
     def __enter__(self):
-        global process_default
-        self._token = current.set(None)
-        self._saved, process_default = process_default, None
+        self._token = current.set(EAGER)
         return self
 
     def __exit__(self, *exc):
-        global process_default
-        process_default = self._saved
         current.reset(self._token)
         return False

@@ -47,13 +47,8 @@ class FuncGraph(Graph):
         if not self.first_trace:
             raise ValueError("placeflow.function only supports singleton Variables created on the first call. "
                              "Make sure the Variable is only created once or created outside placeflow.function.")
-        token = graph_mode.current.set(None)
-        saved, graph_mode.process_default = graph_mode.process_default, None
-        try:
+        with graph_mode.suspended():
             return Variable(*args, **kwargs)
-        finally:
-            graph_mode.process_default = saved
-            graph_mode.current.reset(token)
 
 
 class ConcreteFunction:

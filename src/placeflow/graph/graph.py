@@ -426,7 +426,7 @@ def _fallback_graph() -> Graph:
 def reset_default_graph() -> None:
     """Forget the process-wide default graph (TensorFlow 1's tf.reset_default_graph)."""
     global _fallback
-    if graph_mode.current.get() is not None:
+    if graph_mode.current.get() not in (None, graph_mode.EAGER):
         raise AssertionError("Do not use reset_default_graph() to clear nested graphs. If you need a cleared "
                              "graph, exit the nesting and create a new graph.")
     _fallback = None
