@@ -76,7 +76,7 @@ class GradientDescentOptimizer(_TF1Methods, SGD):
         super().__init__(learning_rate=learning_rate, name=name)
 
     def _graph_optimizer(self):
-        return v1_train.GraphGradientDescent(self.learning_rate, self.name)
+        return v1_train.GraphGradientDescent(self._python_rate(), self.name)
 
 
 class MomentumOptimizer(_TF1Methods, SGD):
@@ -86,7 +86,7 @@ class MomentumOptimizer(_TF1Methods, SGD):
         super().__init__(learning_rate=learning_rate, momentum=momentum, nesterov=use_nesterov, name=name)
 
     def _graph_optimizer(self):
-        return v1_train.GraphMomentum(self.learning_rate, self.momentum, self.nesterov, self.name)
+        return v1_train.GraphMomentum(self._python_rate(), self.momentum, self.nesterov, self.name)
 
 
 class AdamOptimizer(_TF1Methods, Adam):
@@ -96,4 +96,4 @@ class AdamOptimizer(_TF1Methods, Adam):
         super().__init__(learning_rate=learning_rate, beta_1=beta1, beta_2=beta2, epsilon=epsilon, name=name)
 
     def _graph_optimizer(self):
-        return v1_train.GraphAdam(self.learning_rate, self.beta_1, self.beta_2, self.epsilon, self.name)
+        return v1_train.GraphAdam(self._python_rate(), self.beta_1, self.beta_2, self.epsilon, self.name)

@@ -2054,3 +2054,63 @@ def case_dataset_filter_cardinality_unknown(tf, env):
     ds = tf.data.Dataset.range(5).filter(lambda x: x > 1)
     return [int(ds.cardinality()), int(tf.data.experimental.UNKNOWN_CARDINALITY),
             int(tf.data.experimental.INFINITE_CARDINALITY)]
+
+
+# -- Keras optimizers and learning-rate schedules (issue 17) --------------------------------------------
+GRADS = [np.array([0.5, -1.0], np.float32), np.array([0.2, 0.3], np.float32), np.array([-0.4, 0.1], np.float32)]
+
+
+def _run(tf, optimizer):
+    var = tf.Variable([1.0, -2.0])
+    for g in GRADS:
+        optimizer.apply_gradients([(tf.constant(g), var)])
+    return [round(float(v), 5) for v in var.numpy()]
+
+
+def case_keras_optimizers_three_steps(tf, env):
+    o = tf.keras.optimizers
+    return {"sgd": _run(tf, o.SGD(0.1)), "momentum": _run(tf, o.SGD(0.1, momentum=0.9)),
+            "nesterov": _run(tf, o.SGD(0.1, momentum=0.9, nesterov=True)), "adam": _run(tf, o.Adam(0.1)),
+            "adamw": _run(tf, o.AdamW(0.1, weight_decay=0.1)), "rmsprop": _run(tf, o.RMSprop(0.1)),
+            "rmsprop_centered_momentum": _run(tf, o.RMSprop(0.1, momentum=0.5, centered=True)),
+            "adagrad": _run(tf, o.Adagrad(0.1)), "sgd_weight_decay": _run(tf, o.SGD(0.1, weight_decay=0.5))}
+
+
+def case_keras_optimizers_by_name(tf, env):
+    return [type(tf.keras.optimizers.get(n)).__name__ for n in ("sgd", "adam", "adamw", "rmsprop", "adagrad")]
+
+
+def case_keras_learning_rate_schedules(tf, env):
+    s = tf.keras.optimizers.schedules
+    exp = s.ExponentialDecay(0.1, decay_steps=2, decay_rate=0.5)
+    stair = s.ExponentialDecay(0.1, decay_steps=2, decay_rate=0.5, staircase=True)
+    piece = s.PiecewiseConstantDecay([2, 4], [1.0, 0.5, 0.1])
+    cos = s.CosineDecay(0.2, decay_steps=4, alpha=0.1)
+    warm = s.CosineDecay(0.0, decay_steps=4, warmup_target=0.2, warmup_steps=2)
+    return [[round(float(f(step)), 6) for step in range(7)] for f in (exp, stair, piece, cos, warm)]
+
+
+def case_keras_optimizer_with_a_schedule(tf, env):
+    schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.5, decay_steps=1, decay_rate=0.5)
+    optimizer = tf.keras.optimizers.SGD(schedule)
+    out = _run(tf, optimizer)
+    return [out, round(float(optimizer.learning_rate), 6), int(optimizer.iterations)]
+
+
+def case_keras_learning_rate_set_between_traced_steps(tf, env):
+    var = tf.Variable(1.0)
+    optimizer = tf.keras.optimizers.SGD(0.1)
+
+    @tf.function
+    def step():
+        optimizer.apply_gradients([(tf.constant(1.0), var)])
+
+    step()
+    optimizer.learning_rate = 0.01
+    step()
+    return [round(float(var), 6), round(float(optimizer.learning_rate), 6)]
+
+
+def case_keras_setting_the_rate_of_a_scheduled_optimizer(tf, env):
+    optimizer = tf.keras.optimizers.SGD(tf.keras.optimizers.schedules.ExponentialDecay(0.5, 1, 0.5))
+    optimizer.learning_rate = 0.1

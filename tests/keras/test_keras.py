@@ -98,7 +98,7 @@ def test_adam_matches_its_formula():
     np.testing.assert_allclose(var.numpy(), expected, rtol=1e-5)
     assert float(optimizer.iterations.numpy()) == 2.0
     assert sorted(optimizer.get_config()) == ["beta_1", "beta_2", "clipnorm", "clipvalue", "epsilon",
-                                              "global_clipnorm", "learning_rate", "name"]
+                                              "global_clipnorm", "learning_rate", "name", "weight_decay"]
 
 
 def test_minimize_and_the_tensorflow_1_optimizer_names():

@@ -71,8 +71,8 @@ def test_compile_and_optimizer_arguments_are_implemented_or_refused():
         model.compile(optimizer="sgd", loss=tf.keras.losses.SparseCategoricalCrossentropy(reduction="sum"))
     with pytest.raises(ValueError, match="Argument `decay` is no longer supported"):
         tf.keras.optimizers.SGD(0.1, decay=0.5)
-    with pytest.raises(NotImplementedError, match="weight_decay"):
-        tf.keras.optimizers.Adam(weight_decay=0.01)
+    with pytest.raises(NotImplementedError, match="use_ema"):
+        tf.keras.optimizers.Adam(use_ema=True)
 
 
 def test_fit_weights_and_validation_arguments_are_checked():

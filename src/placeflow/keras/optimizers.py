@@ -1,10 +1,12 @@
-"""Optimizers: SGD (momentum, Nesterov) and Adam, distribution-aware like Keras's.
+"""Optimizers: SGD (momentum, Nesterov), Adam, AdamW, RMSprop and Adagrad, distribution-aware like Keras's.
 
 Called inside `MirroredStrategy.run`, `apply_gradients` pauses the replicas (merge_call),
 all-reduces the gradients once through the strategy's cross_device_ops, and updates every copy of
 each mirrored variable on its own device. Elsewhere it updates the variables directly. Slot
 variables (momentum, Adam moments) live next to their variable (mirrored when it is).
-The learning rate is a Python float read when a step is traced: change it between `fit` calls.
+The learning rate is a variable read by every step (callbacks may change it during `fit`), or a
+schedule of `iterations` (see schedules.py). `weight_decay` shrinks each variable by
+lr * weight_decay * variable before its update, as Keras 3.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ..distribute.reduce_op import ReduceOp
 from ..eager.variables import Variable
 from ..framework import graph_mode
 from ..graph import interrupts
+from . import schedules
 from .arguments import refuse_keywords
 
 
@@ -23,19 +26,60 @@ class Optimizer:
     """Base: apply_gradients / minimize, slots, and the distributed path."""
 
     def __init__(self, learning_rate=0.01, name="Optimizer", clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 **kwargs):
+                 weight_decay=None, **kwargs):
         _refuse_unsupported(kwargs)
         clips = {"clipnorm": clipnorm, "clipvalue": clipvalue, "global_clipnorm": global_clipnorm}
         if sum(value is not None for value in clips.values()) > 1:
             raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: " +
                              ", ".join(f"{key}={value}" for key, value in clips.items()))
         self.clipnorm, self.clipvalue, self.global_clipnorm = (None if v is None else float(v) for v in clips.values())
-        self.learning_rate = float(learning_rate)
+        self.weight_decay = None if weight_decay is None else float(weight_decay)
         self.name = name
         self._slots: dict = {}         # id(variable) -> {slot name: Variable}
         self._iterations = None
+        self._rate_variable = None
+        self._schedule = learning_rate if isinstance(learning_rate, schedules.LearningRateSchedule) else None
+        self._initial_rate = None if self._schedule is not None else _rate(learning_rate)
 
     # -- public ---------------------------------------------------------------------------------
+    @property
+    def learning_rate(self):
+        """The current learning rate (the schedule's value at `iterations` when one is set)."""
+        if self._schedule is not None:
+            return self._schedule(self.iterations)
+        return self._rate().read_value()
+
+    @learning_rate.setter
+    def learning_rate(self, value) -> None:
+        if isinstance(value, schedules.LearningRateSchedule):
+            self._schedule = value
+            return
+        if self._schedule is not None:
+            raise TypeError("This optimizer was created with a LearningRateSchedule object as its `learning_rate` "
+                            "constructor argument, hence its learning rate is not settable.")
+        if self._rate_variable is None:
+            self._initial_rate = _rate(value)
+        else:
+            self._rate_variable.assign(_rate(value))
+
+    def _rate(self):
+        if self._rate_variable is None:
+            self._rate_variable = self._make_variable(None, self._initial_rate, "learning_rate")
+        return self._rate_variable
+
+    def _python_rate(self) -> float:
+        """The learning rate as a Python float (TensorFlow 1's graph optimizers take one)."""
+        if self._schedule is not None:
+            raise NotImplementedError("A LearningRateSchedule is not implemented for TensorFlow 1 graph optimizers "
+                                      "in placeflow; pass a float.")
+        return self._initial_rate if self._rate_variable is None else float(self._rate_variable.numpy())
+
+    def _current_rate(self):
+        """The learning rate as the step reads it (a tensor)."""
+        if self._schedule is not None:
+            return math_ops.cast(self._schedule(self.iterations.read_value()), "float32")
+        return self._rate().read_value()
+
     @property
     def iterations(self):
         """How many updates have been applied (a float32 variable, read inside traced steps)."""
@@ -78,6 +122,8 @@ class Optimizer:
         for var in var_list:
             self._slots_for(var)
         self.iterations  # noqa: B018 - creates the counter
+        if self._schedule is None:
+            self._rate()
 
     def get_slot(self, var, slot_name):
         """The slot variable `slot_name` of `var` (e.g. 'momentum', 'm', 'v')."""
@@ -86,12 +132,14 @@ class Optimizer:
     def variables(self) -> list:
         """The optimizer's own variables: the iteration counter, then every slot."""
         slots = [v for per_var in self._slots.values() for v in per_var.values()]
-        return ([self._iterations] if self._iterations is not None else []) + slots
+        own = [v for v in (self._iterations, self._rate_variable) if v is not None]
+        return own + slots
 
     def get_config(self) -> dict:
         """The hyperparameters."""
-        return {"name": self.name, "learning_rate": self.learning_rate, "clipnorm": self.clipnorm,
-                "clipvalue": self.clipvalue, "global_clipnorm": self.global_clipnorm}
+        rate = self._schedule.get_config() if self._schedule is not None else float(self.learning_rate)
+        return {"name": self.name, "learning_rate": rate, "weight_decay": self.weight_decay,
+                "clipnorm": self.clipnorm, "clipvalue": self.clipvalue, "global_clipnorm": self.global_clipnorm}
 
     # -- internals ------------------------------------------------------------------------------
     def _clipped(self, pairs) -> list:
@@ -117,13 +165,14 @@ class Optimizer:
 
     def _apply_all(self, strategy, pairs):
         self.build([v for _, v in pairs])
+        rate = self._current_rate()
         step = self.iterations.read_value() + 1.0 if self._needs_step else None
         for grad, var in pairs:
             if strategy is not None:
-                strategy.extended.update(var, self._update_step, args=(grad, var, step))
+                strategy.extended.update(var, self._decayed_update, args=(grad, var, step, rate))
             else:
                 with device_scope(var.device):
-                    self._update_step(var, grad, var, step)
+                    self._decayed_update(var, grad, var, step, rate)
         self.iterations.assign_add(1.0)
         return self.iterations
 
@@ -150,7 +199,12 @@ class Optimizer:
                     return Variable(np.full(shape, value, dtype), trainable=False, name=label)
             return Variable(np.full(shape, value, dtype), trainable=False, name=label)
 
-    def _update_step(self, component, grad, var, step):
+    def _decayed_update(self, component, grad, var, step, rate):
+        if self.weight_decay:
+            component.assign_sub(component * (rate * self.weight_decay))
+        self._update_step(component, grad, var, step, rate)
+
+    def _update_step(self, component, grad, var, step, rate):
         raise NotImplementedError
 
 
@@ -165,10 +219,10 @@ class SGD(Optimizer):
         self.momentum, self.nesterov = float(momentum), bool(nesterov)
         self._slot_names = ("momentum",) if self.momentum else ()
 
-    def _update_step(self, component, grad, var, step):
-        lr = self.learning_rate
-        if not self.momentum:  # one fused kernel: var - lr * grad
-            component._update("ResourceApplyGradientDescent", grad, False, {"alpha": lr})
+    def _update_step(self, component, grad, var, step, rate):
+        lr = rate
+        if not self.momentum:
+            component.assign_sub(grad * lr)
             return
         velocity = self._slots_for(var)["momentum"]
         new_velocity = velocity * self.momentum - grad * lr
@@ -192,7 +246,7 @@ class Adam(Optimizer):
             raise NotImplementedError("placeflow's Adam does not implement amsgrad; use amsgrad=False.")
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
 
-    def _update_step(self, component, grad, var, step):
+    def _update_step(self, component, grad, var, step, rate):
         slots = self._slots_for(var)
         m, v = slots["m"], slots["v"]
         one = 1.0
@@ -201,13 +255,87 @@ class Adam(Optimizer):
         new_v = v * self.beta_2 + math_ops.square(grad) * (1.0 - self.beta_2)
         m.assign(new_m)
         v.assign(new_v)
-        component.assign_sub(new_m * (correction * self.learning_rate) / (math_ops.sqrt(new_v) + self.epsilon))
+        component.assign_sub(new_m * (correction * rate) / (math_ops.sqrt(new_v) + self.epsilon))
 
     def get_config(self) -> dict:
         return dict(super().get_config(), beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon)
 
 
-_NOT_IMPLEMENTED = {"weight_decay", "use_ema", "ema_momentum", "ema_overwrite_frequency", "loss_scale_factor",
+class AdamW(Adam):
+    """Adam with decoupled weight decay (weight_decay 0.004 by default, as Keras 3)."""
+
+    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, name="AdamW", **kwargs):
+        if weight_decay is None:
+            raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, name, weight_decay=weight_decay, **kwargs)
+
+
+class RMSprop(Optimizer):
+    """RMSprop: divide by a moving root mean square of the gradients (optionally centered, with momentum)."""
+
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name="RMSprop",
+                 **kwargs):
+        super().__init__(learning_rate, name, **kwargs)
+        self.rho, self.momentum, self.epsilon, self.centered = float(rho), float(momentum), float(epsilon), \
+            bool(centered)
+        self._slot_names = ("velocity",) + (("momentum",) if self.momentum > 0 else ()) + \
+            (("average_gradient",) if self.centered else ())
+
+    def _update_step(self, component, grad, var, step, rate):
+        slots = self._slots_for(var)
+        velocity = slots["velocity"]
+        new_velocity = velocity * self.rho + math_ops.square(grad) * (1.0 - self.rho)
+        velocity.assign(new_velocity)
+        if self.centered:
+            average = slots["average_gradient"]
+            new_average = average * self.rho + grad * (1.0 - self.rho)
+            average.assign(new_average)
+            denominator = new_velocity - math_ops.square(new_average) + self.epsilon
+        else:
+            denominator = new_velocity + self.epsilon
+        increment = grad * rate / math_ops.sqrt(denominator)
+        if self.momentum > 0:
+            moment = slots["momentum"]
+            new_moment = moment * self.momentum + increment
+            moment.assign(new_moment)
+            component.assign_sub(new_moment)
+        else:
+            component.assign_sub(increment)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), rho=self.rho, momentum=self.momentum, epsilon=self.epsilon,
+                    centered=self.centered)
+
+
+class Adagrad(Optimizer):
+    """Adagrad: divide by the root of the summed squared gradients (from initial_accumulator_value)."""
+
+    _slot_names = ("accumulator",)
+
+    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name="Adagrad", **kwargs):
+        super().__init__(learning_rate, name, **kwargs)
+        self.initial_accumulator_value, self.epsilon = float(initial_accumulator_value), float(epsilon)
+
+    def _slots_for(self, var) -> dict:
+        slots = self._slots.get(id(var))
+        if slots is None:
+            slots = self._slots[id(var)] = {"accumulator": self._make_variable(var, self.initial_accumulator_value,
+                                                                               "accumulator")}
+        return slots
+
+    def _update_step(self, component, grad, var, step, rate):
+        accumulator = self._slots_for(var)["accumulator"]
+        new_accumulator = accumulator + math_ops.square(grad)
+        accumulator.assign(new_accumulator)
+        component.assign_sub(grad * rate / math_ops.sqrt(new_accumulator + self.epsilon))
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), initial_accumulator_value=self.initial_accumulator_value,
+                    epsilon=self.epsilon)
+
+
+_NOT_IMPLEMENTED = {"use_ema", "ema_momentum", "ema_overwrite_frequency", "loss_scale_factor",
                     "gradient_accumulation_steps"}
 
 
@@ -220,14 +348,23 @@ def _refuse_unsupported(kwargs) -> None:
     refuse_keywords(kwargs, _NOT_IMPLEMENTED, "placeflow's optimizers", "Argument(s) not recognized: ")
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam}
+def _rate(value) -> float:
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"learning_rate must be a float or a LearningRateSchedule, got {value!r}.") from None
+
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
 
 
 def get(identifier) -> Optimizer:
-    """An optimizer from a name ('sgd', 'adam') or an instance."""
+    """An optimizer from a name ('sgd', 'adam', 'adamw', 'rmsprop', 'adagrad') or an instance."""
     if isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
         return _BY_NAME[identifier.lower()]()
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}; use 'sgd', 'adam' or an "
-                     "instance of placeflow.keras.optimizers.SGD / Adam.")
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}; use one of {sorted(_BY_NAME)} or "
+                     "an instance of a placeflow.keras.optimizers class.")
