@@ -2114,3 +2114,66 @@ def case_keras_learning_rate_set_between_traced_steps(tf, env):
 def case_keras_setting_the_rate_of_a_scheduled_optimizer(tf, env):
     optimizer = tf.keras.optimizers.SGD(tf.keras.optimizers.schedules.ExponentialDecay(0.5, 1, 0.5))
     optimizer.learning_rate = 0.1
+
+
+# -- Keras losses and activations (issue 17) --------------------------------------------------------------
+def _r(x):
+    return [round(float(v), 5) for v in np.ravel(x.numpy() if hasattr(x, "numpy") else x)]
+
+
+def case_keras_losses_values(tf, env):
+    L = tf.keras.losses
+    f = lambda v: np.array(v, np.float32)  # noqa: E731
+    yb, pb = f([[0.0, 1.0], [1.0, 1.0]]), f([[0.3, 0.8], [0.9, 0.4]])
+    yc, pc = f([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]), f([[0.2, 0.7, 0.1], [0.5, 0.3, 0.2]])
+    logits = f([[1.0, 2.0, -1.0], [0.5, 0.1, 2.0]])
+    yr, pr = f([[1.0, 2.0], [0.5, -1.0]]), f([[1.5, 0.5], [0.0, 2.5]])
+    return {
+        "bce": _r(L.BinaryCrossentropy()(yb, pb)),
+        "bce_logits_smoothing": _r(L.BinaryCrossentropy(from_logits=True, label_smoothing=0.2)(yb, pb)),
+        "bce_none": _r(L.BinaryCrossentropy(reduction=None)(yb, pb)),
+        "cce": _r(L.CategoricalCrossentropy()(yc, pc)),
+        "cce_logits_smoothing": _r(L.CategoricalCrossentropy(from_logits=True, label_smoothing=0.1)(yc, logits)),
+        "scce": _r(L.SparseCategoricalCrossentropy()(np.array([1, 0]), pc)),
+        "scce_logits_sum": _r(L.SparseCategoricalCrossentropy(from_logits=True, reduction="sum")(np.array([1, 2]),
+                                                                                                logits)),
+        "mse": _r(L.MeanSquaredError()(yr, pr)), "mae": _r(L.MeanAbsoluteError()(yr, pr)),
+        "huber": _r(L.Huber()(yr, pr)), "huber_delta": _r(L.Huber(delta=0.5)(yr, pr)),
+        "weighted": _r(L.MeanSquaredError()(yr, pr, sample_weight=f([1.0, 3.0]))),
+        "mean_with_sample_weight": _r(L.MeanAbsoluteError(reduction="mean_with_sample_weight")(
+            yr, pr, sample_weight=f([1.0, 3.0]))),
+    }
+
+
+def case_keras_loss_functions_by_name(tf, env):
+    L = tf.keras.losses
+    y, p = [[0.0, 1.0]], [[0.25, 0.75]]
+    return [_r(L.get(name)(y, p)) for name in ("binary_crossentropy", "mse", "mae", "huber",
+                                                 "categorical_crossentropy", "mean_absolute_error")] + \
+        [_r(L.binary_crossentropy(y, p)), _r(L.mae(y, p)), _r(L.huber(y, p))]
+
+
+def case_keras_crossentropy_of_saturated_sigmoid_and_softmax_outputs(tf, env):
+    x = tf.constant([[30.0, -30.0], [-25.0, 40.0]])
+    probs = tf.keras.activations.sigmoid(x)
+    soft = tf.keras.activations.softmax(x)
+    plain = tf.constant(probs.numpy())
+    return [_r(tf.keras.losses.binary_crossentropy([[0.0, 1.0], [1.0, 0.0]], probs)),
+            _r(tf.keras.losses.binary_crossentropy([[0.0, 1.0], [1.0, 0.0]], plain)),
+            _r(tf.keras.losses.categorical_crossentropy([[0.0, 1.0], [1.0, 0.0]], soft))]
+
+
+def case_keras_legacy_reduction_names(tf, env):
+    R = tf.keras.losses.Reduction
+    return [R.SUM, R.NONE, R.SUM_OVER_BATCH_SIZE, R.AUTO]
+
+
+def case_keras_fit_binary_crossentropy_sigmoid(tf, env):
+    tf.keras.utils.set_random_seed(0)
+    model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1, activation="sigmoid")])
+    model.set_weights([np.array([[2.0], [-3.0]], np.float32), np.array([0.5], np.float32)])
+    x = np.array([[1.0, 0.0], [0.0, 1.0], [5.0, -5.0], [-6.0, 6.0]], np.float32)
+    y = np.array([[1.0], [0.0], [0.0], [1.0]], np.float32)
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="binary_crossentropy", metrics=["accuracy"])
+    history = model.fit(x, y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+    return {k: [round(v, 5) for v in vals] for k, vals in sorted(history.history.items())}

@@ -10,9 +10,25 @@ from __future__ import annotations
 
 from ..api import array_ops, math_ops, nn
 from ..eager.convert import convert_to_tensor
+from ..framework import dtypes
+from . import activations
 
 EPSILON = 1e-7
-REDUCTIONS = ("sum_over_batch_size", "sum", "none", None)
+REDUCTIONS = ("sum_over_batch_size", "sum", "none", None, "mean", "mean_with_sample_weight")
+
+
+class Reduction:
+    """The legacy reduction names (tf.keras.losses.Reduction)."""
+
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def all(cls) -> tuple:
+        """Every legacy name."""
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
 
 
 def _match_rank(y_true, y_pred):
@@ -40,6 +56,9 @@ class Loss:
             return values
         if self.reduction == "sum":
             return math_ops.reduce_sum(values)
+        if self.reduction == "mean_with_sample_weight" and sample_weight is not None:
+            weights = math_ops.cast(convert_to_tensor(sample_weight), values.dtype)
+            return math_ops.reduce_sum(values) / math_ops.reduce_sum(weights)
         return math_ops.reduce_mean(values)
 
     def per_example(self, y_true, y_pred, sample_weight=None):
@@ -82,45 +101,96 @@ class MeanSquaredError(Loss):
         return math_ops.reduce_mean(math_ops.square(y_pred - y_true), axis=-1)
 
 
+class _Probabilistic(Loss):
+    """A cross-entropy: from_logits, label_smoothing and axis (as Keras 3)."""
+
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, name=None, reduction="sum_over_batch_size",
+                 **kwargs):
+        _refuse_unknown(self, kwargs)
+        super().__init__(name, reduction)
+        self.from_logits, self.label_smoothing, self.axis = bool(from_logits), float(label_smoothing), int(axis)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), from_logits=self.from_logits, label_smoothing=self.label_smoothing,
+                    axis=self.axis)
+
+
+class BinaryCrossentropy(_Probabilistic):
+    """Cross-entropy between 0/1 labels and probabilities (or logits), averaged over the last axis."""
+
+    name = "binary_crossentropy"
+
+    def call(self, y_true, y_pred):
+        return binary_crossentropy(y_true, y_pred, self.from_logits, self.label_smoothing, self.axis)
+
+
+class CategoricalCrossentropy(_Probabilistic):
+    """Cross-entropy between one-hot labels and probabilities (or logits)."""
+
+    name = "categorical_crossentropy"
+
+    def call(self, y_true, y_pred):
+        return categorical_crossentropy(y_true, y_pred, self.from_logits, self.label_smoothing, self.axis)
+
+
 class SparseCategoricalCrossentropy(Loss):
     """Cross-entropy between integer labels and probabilities (or logits with from_logits=True)."""
 
     name = "sparse_categorical_crossentropy"
 
-    def __init__(self, from_logits=False, name=None, reduction="sum_over_batch_size", **kwargs):
+    def __init__(self, from_logits=False, ignore_class=None, name=None, reduction="sum_over_batch_size", **kwargs):
         _refuse_unknown(self, kwargs)
+        if ignore_class is not None:
+            raise NotImplementedError("SparseCategoricalCrossentropy(ignore_class=...) is not implemented in "
+                                      "placeflow; mask those examples with sample_weight instead.")
         super().__init__(name, reduction)
         self.from_logits = from_logits
 
     def call(self, y_true, y_pred):
-        y_pred = convert_to_tensor(y_pred)
-        y_true = convert_to_tensor(y_true)
-        if len(y_true.shape) == len(y_pred.shape):
-            y_true = array_ops.reshape(y_true, [-1])
-        logits = y_pred if self.from_logits else math_ops.log(math_ops.clip_by_value(y_pred, EPSILON, 1 - EPSILON))
-        return nn.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=logits)
+        return sparse_categorical_crossentropy(y_true, y_pred, self.from_logits)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), from_logits=self.from_logits)
 
 
-class CategoricalCrossentropy(Loss):
-    """Cross-entropy between one-hot labels and probabilities (or logits with from_logits=True)."""
+class MeanAbsoluteError(Loss):
+    """mean(|y_pred - y_true|) over the last axis."""
 
-    name = "categorical_crossentropy"
-
-    def __init__(self, from_logits=False, name=None, reduction="sum_over_batch_size", **kwargs):
-        _refuse_unknown(self, kwargs)
-        super().__init__(name, reduction)
-        self.from_logits = from_logits
+    name = "mean_absolute_error"
 
     def call(self, y_true, y_pred):
-        y_pred = convert_to_tensor(y_pred)
-        logits = y_pred if self.from_logits else math_ops.log(math_ops.clip_by_value(y_pred, EPSILON, 1 - EPSILON))
-        return nn.softmax_cross_entropy_with_logits(convert_to_tensor(y_true, dtype=y_pred.dtype), logits)
+        return mean_absolute_error(y_true, y_pred)
+
+
+class Huber(Loss):
+    """0.5 * error**2 where |error| <= delta, else delta * |error| - 0.5 * delta**2; mean over the last axis."""
+
+    name = "huber_loss"
+
+    def __init__(self, delta=1.0, name=None, reduction="sum_over_batch_size", **kwargs):
+        _refuse_unknown(self, kwargs)
+        super().__init__(name, reduction)
+        self.delta = float(delta)
+
+    def call(self, y_true, y_pred):
+        return huber(y_true, y_pred, self.delta)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), delta=self.delta)
 
 
 def _refuse_unknown(loss, kwargs) -> None:
     if kwargs:
         raise TypeError(f"{type(loss).__name__}.__init__() got unexpected keyword arguments {sorted(kwargs)}; "
-                        f"placeflow supports from_logits, name and reduction.")
+                        f"see its signature for the arguments placeflow supports.")
+
+
+def _pair(y_true, y_pred):
+    y_pred = convert_to_tensor(y_pred)
+    y_true = convert_to_tensor(y_true)
+    if y_true.dtype != y_pred.dtype:
+        y_true = math_ops.cast(y_true, y_pred.dtype)
+    return _match_rank(y_true, y_pred), y_pred
 
 
 def mean_squared_error(y_true, y_pred):
@@ -128,16 +198,77 @@ def mean_squared_error(y_true, y_pred):
     return MeanSquaredError().call(y_true, y_pred)
 
 
+def mean_absolute_error(y_true, y_pred):
+    """Per-example mean absolute error."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    return math_ops.reduce_mean(math_ops.abs(y_pred - y_true), axis=-1)
+
+
+def huber(y_true, y_pred, delta=1.0):
+    """Per-example Huber loss."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    error = y_pred - y_true
+    absolute = math_ops.abs(error)
+    quadratic = math_ops.square(error) * 0.5
+    linear = absolute * delta - 0.5 * delta * delta
+    return math_ops.reduce_mean(math_ops.where(absolute <= delta, quadratic, linear), axis=-1)
+
+
+def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
+    """Per-example binary cross-entropy (mean over `axis`)."""
+    y_pred = convert_to_tensor(y_pred)
+    y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    if len(y_true.shape) != len(y_pred.shape):
+        raise ValueError(f"Arguments `target` and `output` must have the same rank (ndim). Received: "
+                         f"target.shape={tuple(y_true.shape)}, output.shape={tuple(y_pred.shape)}")
+    logits = activations.logits_of(y_pred, "sigmoid")
+    if from_logits or logits is not None:
+        values = nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred if from_logits else logits)
+    else:
+        p = math_ops.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
+        values = -(y_true * math_ops.log(p) + (1.0 - y_true) * math_ops.log(1.0 - p))
+    return math_ops.reduce_mean(values, axis=axis)
+
+
+def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
+    """Per-example categorical cross-entropy."""
+    y_pred = convert_to_tensor(y_pred)
+    y_true = math_ops.cast(convert_to_tensor(y_true), y_pred.dtype)
+    if label_smoothing:
+        classes = float(y_true.shape[-1])
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
+    logits = activations.logits_of(y_pred, "softmax")
+    if from_logits or logits is not None:
+        return nn.softmax_cross_entropy_with_logits(y_true, y_pred if from_logits else logits, axis=axis)
+    p = y_pred / math_ops.reduce_sum(y_pred, axis=axis, keepdims=True)
+    p = math_ops.clip_by_value(p, EPSILON, 1.0 - EPSILON)
+    return -math_ops.reduce_sum(y_true * math_ops.log(p), axis=axis)
+
+
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     """Per-example sparse categorical cross-entropy."""
-    return SparseCategoricalCrossentropy(from_logits).call(y_true, y_pred)
+    y_pred = convert_to_tensor(y_pred)
+    y_true = convert_to_tensor(y_true)
+    if len(y_true.shape) == len(y_pred.shape):
+        y_true = array_ops.reshape(y_true, [-1])
+    if y_true.dtype not in (dtypes.int32, dtypes.int64):
+        y_true = math_ops.cast(y_true, dtypes.int64)
+    logits = activations.logits_of(y_pred, "softmax")
+    if not from_logits and logits is None:
+        p = y_pred / math_ops.reduce_sum(y_pred, axis=-1, keepdims=True)
+        logits = math_ops.log(math_ops.clip_by_value(p, EPSILON, 1 - EPSILON))
+    return nn.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred if from_logits else logits)
 
 
-_BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
-            "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
+_BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError, "mae": MeanAbsoluteError,
+            "mean_absolute_error": MeanAbsoluteError, "huber": Huber, "huber_loss": Huber,
+            "binary_crossentropy": BinaryCrossentropy, "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
             "categorical_crossentropy": CategoricalCrossentropy}
 
 mse = MSE = mean_squared_error
+mae = MAE = mean_absolute_error
 
 
 def get(identifier) -> Loss:
