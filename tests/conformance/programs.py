@@ -2177,3 +2177,95 @@ def case_keras_fit_binary_crossentropy_sigmoid(tf, env):
     model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="binary_crossentropy", metrics=["accuracy"])
     history = model.fit(x, y, batch_size=2, epochs=2, shuffle=False, verbose=0)
     return {k: [round(v, 5) for v in vals] for k, vals in sorted(history.history.items())}
+
+
+# -- Keras metrics (issue 17) ---------------------------------------------------------------------------
+def _f(x):
+    return round(float(x), 5)
+
+
+def case_keras_metric_classes(tf, env):
+    M = tf.keras.metrics
+    f = lambda v: np.array(v, np.float32)  # noqa: E731
+    yb, pb = f([[0], [1], [1], [0]]), f([[0.3], [0.8], [0.4], [0.6]])
+    yc, pc = f([[0, 1, 0], [1, 0, 0]]), f([[0.2, 0.7, 0.1], [0.5, 0.3, 0.2]])
+    out = {}
+    mean = M.Mean()
+    mean.update_state([1.0, 2.0, 3.0])
+    mean.update_state([10.0], sample_weight=[2.0])
+    out["mean"] = _f(mean.result())
+    total = M.Sum()
+    total.update_state([1.0, 2.0])
+    out["sum"] = _f(total.result())
+    out["accuracy"] = _f(M.Accuracy()(f([1, 2, 3]), f([1, 2, 4])))
+    out["binary_accuracy"] = _f(M.BinaryAccuracy()(yb, pb))
+    out["binary_accuracy_threshold"] = _f(M.BinaryAccuracy(threshold=0.7)(yb, pb))
+    out["categorical_accuracy"] = _f(M.CategoricalAccuracy()(yc, pc))
+    out["sparse_categorical_accuracy"] = _f(M.SparseCategoricalAccuracy()(np.array([1, 2]), pc))
+    out["top_k"] = _f(M.TopKCategoricalAccuracy(k=2)(yc, pc))
+    out["sparse_top_k"] = _f(M.SparseTopKCategoricalAccuracy(k=1)(np.array([1, 1]), pc))
+    out["precision"] = _f(M.Precision()(yb, pb))
+    out["recall"] = _f(M.Recall()(yb, pb))
+    out["precision_thresholds"] = [_f(v) for v in M.Precision(thresholds=[0.35, 0.7])(yb, pb)]
+    out["auc"] = _f(M.AUC()(yb, pb))
+    out["auc_pr"] = _f(M.AUC(curve="PR")(yb, pb))
+    out["auc_minoring"] = _f(M.AUC(num_thresholds=5, summation_method="minoring")(yb, pb))
+    out["mse"] = _f(M.MeanSquaredError()(yb, pb))
+    out["mae"] = _f(M.MeanAbsoluteError()(yb, pb))
+    out["bce"] = _f(M.BinaryCrossentropy()(yb, pb))
+    weighted = M.BinaryAccuracy()
+    weighted.update_state(yb, pb, sample_weight=f([1, 0, 2, 1]))
+    out["weighted"] = _f(weighted.result())
+    weighted.reset_state()
+    out["after_reset"] = _f(weighted.result())
+    return out
+
+
+def case_keras_metric_automatic_names(tf, env):
+    return [tf.keras.metrics.AUC().name.split("_")[0], tf.keras.metrics.BinaryAccuracy().name.rsplit("_", 1)[0]
+            if tf.keras.metrics.BinaryAccuracy().name != "binary_accuracy" else "binary_accuracy",
+            tf.keras.metrics.TopKCategoricalAccuracy(name="t").name]
+
+
+def case_keras_metrics_in_a_custom_training_loop(tf, env):
+    accuracy = tf.keras.metrics.SparseCategoricalAccuracy()
+    loss_mean = tf.keras.metrics.Mean(name="loss")
+
+    @tf.function
+    def step(y, logits):
+        accuracy.update_state(y, logits)
+        loss_mean.update_state(tf.keras.losses.sparse_categorical_crossentropy(y, logits, from_logits=True))
+
+    step(tf.constant([0, 1]), tf.constant([[2.0, 0.5], [0.1, 0.3]]))
+    step(tf.constant([1, 1]), tf.constant([[2.0, 0.5], [0.9, 0.3]]))
+    first = [_f(accuracy.result()), _f(loss_mean.result())]
+    accuracy.reset_state()
+    return first + [_f(accuracy.result()), accuracy.name, loss_mean.name]
+
+
+def case_keras_fit_with_metric_objects(tf, env):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1, activation="sigmoid")])
+    model.set_weights([np.array([[1.0], [-1.0]], np.float32), np.array([0.1], np.float32)])
+    x = np.array([[1.0, 0.5], [0.2, 1.0], [2.0, -1.0], [-1.0, 0.5], [0.5, 0.5], [1.5, 1.0]], np.float32)
+    y = np.array([[1], [0], [1], [0], [1], [0]], np.float32)
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.5), loss="binary_crossentropy",
+                  metrics=[tf.keras.metrics.Precision(name="p"), tf.keras.metrics.Recall(name="r"),
+                           tf.keras.metrics.AUC(name="auc"), "mae", tf.keras.metrics.BinaryAccuracy(name="acc")])
+    history = model.fit(x, y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+    logs = model.evaluate(x, y, batch_size=3, verbose=0, return_dict=True)
+    return [{k: [_f(v) for v in vals] for k, vals in sorted(history.history.items())},
+            {k: _f(v) for k, v in sorted(logs.items())}]
+
+
+def case_keras_fit_with_auc_under_mirrored_strategy(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1, activation="sigmoid")])
+        model.set_weights([np.array([[1.0], [-1.0]], np.float32), np.array([0.1], np.float32)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.5), loss="binary_crossentropy",
+                      metrics=[tf.keras.metrics.AUC(name="auc"), tf.keras.metrics.Precision(name="precision")])
+    x = np.array([[1.0, 0.5], [0.2, 1.0], [2.0, -1.0], [-1.0, 0.5], [0.5, 0.5], [1.5, 1.0], [0.0, 1.0],
+                  [1.0, 0.0]], np.float32)
+    y = np.array([[1], [0], [1], [0], [1], [0], [0], [1]], np.float32)
+    logs = model.evaluate(x, y, batch_size=4, verbose=0, return_dict=True)
+    return {k: _f(v) for k, v in sorted(logs.items())}

@@ -120,8 +120,8 @@ def test_losses_and_metrics_values():
         pytest.approx(-(np.log(0.7) + np.log(0.6)) / 2, rel=1e-5)
     mse = tf.keras.losses.get("mse")
     assert float(mse(np.array([1.0, 2.0]), np.array([[1.5], [2.0]], np.float32)).numpy()) == pytest.approx(0.125)
-    name, accuracy = tf.keras.metrics.resolve("accuracy", sce)
-    assert accuracy(tf.constant(y_true), tf.constant(probs)).numpy().tolist() == [1.0, 1.0]
+    accuracy = tf.keras.metrics.get("accuracy", sce)
+    assert accuracy.name == "accuracy" and float(accuracy(tf.constant(y_true), tf.constant(probs))) == 1.0
     with pytest.raises(ValueError, match="Unknown loss function: 'hinge'"):
         tf.keras.losses.get("hinge")
 
@@ -172,3 +172,10 @@ def test_sequential_builds_lazily_and_summarizes(capsys):
     assert "dense" in text and "Total params: 23" in text
     with pytest.raises(ValueError, match="Unknown activation function: 'swishy'"):
         tf.keras.layers.Dense(2, activation="swishy")
+
+
+def test_unnamed_metrics_get_keras_numbered_names():
+    first, second = tf.keras.metrics.Precision(), tf.keras.metrics.Precision()
+    base = first.name.split("_")[0]
+    assert base == "precision" and second.name != first.name and second.name.startswith("precision_")
+    assert tf.keras.metrics.Precision(name="mine").name == "mine"

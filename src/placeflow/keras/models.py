@@ -16,6 +16,7 @@ from ..distribute.values import local_results
 from ..eager.tape import GradientTape
 from ..framework import graph_mode
 from ..graph.function import function
+from ..eager.convert import convert_to_tensor
 from . import losses as losses_module
 from . import metrics as metrics_module
 from . import optimizers as optimizers_module
@@ -128,9 +129,6 @@ class Model(Layer):
             raise NotImplementedError("placeflow has no XLA: jit_compile=True is not implemented; leave it 'auto'.")
         if distribution_context.has_strategy():
             self._distribute_strategy = distribution_context.get_strategy()
-        if optimizer == "rmsprop":
-            raise ValueError("placeflow implements the 'sgd' and 'adam' optimizers; pass one of them "
-                             "(or an instance of placeflow.keras.optimizers.SGD / Adam).")
         self.optimizer = optimizers_module.get(optimizer)
         if loss is None:
             raise ValueError("compile needs a loss, e.g. loss='mse' or loss='sparse_categorical_crossentropy'.")
@@ -140,6 +138,7 @@ class Model(Layer):
                                       f"'sum_over_batch_size'); a loss with reduction={self.loss.reduction!r} is not "
                                       f"implemented in training.")
         self._metric_fns = [metrics_module.resolve(m, self.loss) for m in (metrics or [])]
+        self._state_sizes = [len(m._state_shapes()) for m in self._metric_fns]
         self.run_eagerly = bool(run_eagerly)
         self._functions = {}
 
@@ -151,13 +150,12 @@ class Model(Layer):
     @property
     def metrics_names(self) -> list:
         """'loss' and the compiled metrics' names."""
-        return ["loss"] + [name for name, _ in self._metric_fns]
+        return ["loss"] + [metric.name for metric in self._metric_fns]
 
     # -- steps (run once per replica inside strategy.run) -----------------------------------------
     def _sums(self, y, predictions, loss_sum):
-        rows = int(predictions.shape[0])
-        return [loss_sum] + [math_ops.reduce_sum(losses_module.per_example_values(fn(y, predictions), rows))
-                             for _, fn in self._metric_fns]
+        """The summed loss, then each compiled metric's batch state (sums that add across replicas and steps)."""
+        return [loss_sum] + [part for metric in self._metric_fns for part in metric._batch_state(y, predictions, None)]
 
     def train_step(self, x, y, sample_weight, global_batch):
         """Forward, loss scaled by the global batch, gradients, optimizer update; returns summed loss/metrics."""
@@ -280,7 +278,7 @@ class Model(Layer):
         return logs
 
     def _run_epoch(self, step_function, source, steps, progress, callbacks, kind) -> dict:
-        totals, seen = np.zeros(1 + len(self._metric_fns)), 0
+        totals, seen = None, 0
         begin, end = getattr(callbacks, f"on_{kind}_batch_begin"), getattr(callbacks, f"on_{kind}_batch_end")
         for index, batch in enumerate(distributed(source, self._distribute_strategy)):
             if steps is not None and index >= steps:
@@ -289,7 +287,8 @@ class Model(Layer):
             x, y, *weights = batch
             rows = rows_of(x)
             sums = step_function(x, y, weights[0] if weights else None, float(rows))
-            totals += [sum(float(p.numpy()) for p in local_results(s)) for s in sums]
+            batch = [sum(np.asarray(p.numpy(), np.float64) for p in local_results(s)) for s in sums]
+            totals = batch if totals is None else [t + b for t, b in zip(totals, batch)]
             seen += rows
             logs = self._logs(totals, seen)
             if progress is not None:
@@ -300,7 +299,14 @@ class Model(Layer):
         return self._logs(totals, seen)
 
     def _logs(self, totals, seen) -> dict:
-        return {name: float(total) / max(seen, 1) for name, total in zip(self.metrics_names, totals)}
+        if totals is None:
+            return {name: 0.0 for name in self.metrics_names}
+        logs, position = {"loss": float(totals[0]) / max(seen, 1)}, 1
+        for metric, size in zip(self._metric_fns, self._state_sizes):
+            state = [convert_to_tensor(np.asarray(t, np.float32)) for t in totals[position:position + size]]
+            logs[metric.name] = float(metric._result_from(state).numpy())
+            position += size
+        return logs
 
     def _build_for(self, source) -> None:
         if self.built:
