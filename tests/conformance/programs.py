@@ -2269,3 +2269,66 @@ def case_keras_fit_with_auc_under_mirrored_strategy(tf, env):
     y = np.array([[1], [0], [1], [0], [1], [0], [0], [1]], np.float32)
     logs = model.evaluate(x, y, batch_size=4, verbose=0, return_dict=True)
     return {k: _f(v) for k, v in sorted(logs.items())}
+
+
+# -- Keras callbacks (issue 17) ---------------------------------------------------------------------------
+def _regression(tf, lr=0.05):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(1,)), tf.keras.layers.Dense(1)])
+    model.set_weights([np.array([[0.5]], np.float32), np.array([0.0], np.float32)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(lr), loss="mse", metrics=["mae"])
+    x = np.linspace(-1, 1, 16).astype(np.float32).reshape(-1, 1)
+    return model, x, 3.0 * x + 1.0
+
+
+def _h(history):
+    return {k: [round(float(v), 5) for v in vals] for k, vals in sorted(history.history.items())}
+
+
+def case_keras_early_stopping_restores_the_best_weights(tf, env):
+    model, x, y = _regression(tf, lr=1.4)  # diverging: the loss grows after the first epochs
+    stop = tf.keras.callbacks.EarlyStopping(monitor="loss", patience=2, restore_best_weights=True)
+    history = model.fit(x, y, batch_size=16, epochs=20, verbose=0, shuffle=False, callbacks=[stop])
+    return [_h(history), stop.stopped_epoch, stop.best_epoch, [round(float(w), 5) for w in
+                                                                  np.ravel(model.get_weights()[0])]]
+
+
+def case_keras_early_stopping_on_validation_with_min_delta_and_baseline(tf, env):
+    model, x, y = _regression(tf)
+    stop = tf.keras.callbacks.EarlyStopping(monitor="val_mae", min_delta=0.05, patience=1, baseline=2.5)
+    history = model.fit(x, y, batch_size=4, epochs=10, verbose=0, shuffle=False, validation_split=0.25,
+                        callbacks=[stop])
+    return [len(history.history["loss"]), stop.stopped_epoch, round(float(stop.best), 5)]
+
+
+def case_keras_reduce_lr_on_plateau(tf, env):
+    model, x, y = _regression(tf, lr=1.4)
+    reduce = tf.keras.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1, min_lr=0.1, cooldown=1)
+    history = model.fit(x, y, batch_size=16, epochs=8, verbose=0, shuffle=False, callbacks=[reduce])
+    return _h(history)
+
+
+def case_keras_learning_rate_scheduler(tf, env):
+    model, x, y = _regression(tf)
+    scheduler = tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5 if epoch else lr)
+    history = model.fit(x, y, batch_size=8, epochs=3, verbose=0, shuffle=False, callbacks=[scheduler])
+    return _h(history)
+
+
+def case_keras_learning_rate_scheduler_one_argument(tf, env):
+    model, x, y = _regression(tf)
+    scheduler = tf.keras.callbacks.LearningRateScheduler(lambda epoch: 0.1 / (epoch + 1))
+    history = model.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False, callbacks=[scheduler])
+    return _h(history)
+
+
+def case_keras_terminate_on_nan(tf, env):
+    model, x, y = _regression(tf, lr=1e6)
+    history = model.fit(x, y * 1e20, batch_size=4, epochs=3, verbose=0, shuffle=False,
+                        callbacks=[tf.keras.callbacks.TerminateOnNaN()])
+    return [len(history.history["loss"]), bool(np.isfinite(history.history["loss"][-1]))]
+
+
+def case_keras_early_stopping_auto_mode_needs_a_direction(tf, env):
+    model, x, y = _regression(tf)
+    stop = tf.keras.callbacks.EarlyStopping(monitor="unknown_metric")
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0, callbacks=[stop])

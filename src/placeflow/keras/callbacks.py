@@ -1,11 +1,18 @@
-"""Callbacks: the `Callback` hooks fit/evaluate/predict call in Keras's order, and History.
+"""Callbacks: the `Callback` hooks fit/evaluate/predict call in Keras's order, History, EarlyStopping,
+ReduceLROnPlateau, LearningRateScheduler and TerminateOnNaN, with Keras 3's rules.
 
 Order (Keras 3): on_train_begin; per epoch on_epoch_begin, per batch on_train_batch_begin/end,
 then validation's on_test_begin, on_test_batch_begin/end..., on_test_end, then on_epoch_end;
-finally on_train_end. evaluate calls the on_test_* hooks and predict the on_predict_* ones.
+finally on_train_end. evaluate calls the on_test_* hooks and predict the on_predict_* ones. The
+History callback comes after the user's (it records what they add to the logs, e.g. learning_rate).
 """
 
 from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
 
 HOOKS = ("on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end", "on_train_batch_begin",
          "on_train_batch_end", "on_test_begin", "on_test_end", "on_test_batch_begin", "on_test_batch_end",
@@ -31,8 +38,17 @@ class Callback:
     def on_train_end(self, logs=None): """Called once after the last epoch, with its logs."""
     def on_epoch_begin(self, epoch, logs=None): """Called at the start of each epoch."""
     def on_epoch_end(self, epoch, logs=None): """Called at the end of each epoch, with its averages (and val_*)."""
-    def on_train_batch_begin(self, batch, logs=None): """Called before each training batch."""
-    def on_train_batch_end(self, batch, logs=None): """Called after each training batch, with running averages."""
+    def on_batch_begin(self, batch, logs=None): """Called before each training batch (on_train_batch_begin)."""
+    def on_batch_end(self, batch, logs=None): """Called after each training batch (on_train_batch_end)."""
+
+    def on_train_batch_begin(self, batch, logs=None):
+        """Called before each training batch (calls on_batch_begin, as Keras)."""
+        self.on_batch_begin(batch, logs)
+
+    def on_train_batch_end(self, batch, logs=None):
+        """Called after each training batch, with running averages (calls on_batch_end, as Keras)."""
+        self.on_batch_end(batch, logs)
+
     def on_test_begin(self, logs=None): """Called when evaluation (or fit's validation) starts."""
     def on_test_end(self, logs=None): """Called when evaluation ends, with its averages."""
     def on_test_batch_begin(self, batch, logs=None): """Called before each evaluation batch."""
@@ -60,6 +76,196 @@ class History(Callback):
         self.epoch.append(epoch)
         for name, value in (logs or {}).items():
             self.history.setdefault(name, []).append(value)
+
+
+class MonitorCallback(Callback):
+    """A callback that watches one logged quantity: improvement is `mode`'s direction by more than min_delta
+    ('auto': down for losses, the metric's own direction otherwise)."""
+
+    def __init__(self, monitor, mode="auto", baseline=None, min_delta=0.0):
+        super().__init__()
+        if mode not in ("auto", "min", "max"):
+            warnings.warn(f"{type(self).__name__} mode '{mode}' is unknown, fallback to auto mode.", stacklevel=3)
+            mode = "auto"
+        self.monitor, self.mode, self.baseline = monitor, mode, baseline
+        self.min_delta = abs(float(min_delta))
+        self.best = None
+        self.monitor_op = None
+
+    def _set_monitor_op(self) -> None:
+        if self.mode == "min":
+            self.monitor_op = np.less
+        elif self.mode == "max":
+            self.monitor_op = np.greater
+        else:
+            name = self.monitor[4:] if self.monitor.startswith("val_") else self.monitor
+            if name == "loss":
+                self.monitor_op = np.less
+            for metric in getattr(self.model, "_metric_fns", []) or []:
+                if metric.name == name and getattr(metric, "_direction", None):
+                    self.monitor_op = np.greater if metric._direction == "up" else np.less
+            if self.monitor_op is None:
+                raise ValueError(f"{type(self).__name__} callback received monitor={self.monitor}, but Keras isn't "
+                                 f"able to automatically determine whether that metric should be maximized or "
+                                 f"minimized. Pass `mode='max'` in order to monitor based on the highest metric "
+                                 f"value, or pass `mode='min'` in order to use the lowest value.")
+        if self.monitor_op is np.less:
+            self.min_delta *= -1
+
+    def _is_improvement(self, value, reference) -> bool:
+        if reference is None:
+            return True
+        return bool(self.monitor_op(value - self.min_delta, reference))
+
+
+class EarlyStopping(MonitorCallback):
+    """Stop training when `monitor` has not improved for `patience` epochs (optionally restoring the best
+    epoch's weights at the end)."""
+
+    def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto", baseline=None,
+                 restore_best_weights=False, start_from_epoch=0):
+        super().__init__(monitor, mode, baseline, min_delta)
+        self.patience, self.verbose = int(patience), int(verbose)
+        self.restore_best_weights, self.start_from_epoch = bool(restore_best_weights), int(start_from_epoch)
+        self.wait = self.stopped_epoch = self.best_epoch = 0
+        self.best_weights = None
+
+    def on_train_begin(self, logs=None):
+        """A fresh watch for each fit."""
+        self.wait = self.stopped_epoch = self.best_epoch = 0
+        self.best, self.best_weights = None, None
+
+    def on_epoch_end(self, epoch, logs=None):
+        """Count epochs without improvement; stop after `patience` of them."""
+        if self.monitor_op is None:
+            self._set_monitor_op()
+        current = (logs or {}).get(self.monitor)
+        if current is None:
+            warnings.warn(f"Early stopping conditioned on metric `{self.monitor}` which is not available. Available "
+                          f"metrics are: {','.join(list((logs or {}).keys()))}", stacklevel=2)
+            return
+        if epoch < self.start_from_epoch:
+            return
+        if self.restore_best_weights and self.best_weights is None:
+            self.best_weights, self.best_epoch = self.model.get_weights(), epoch
+        self.wait += 1
+        if self._is_improvement(current, self.best):
+            self.best, self.best_epoch = current, epoch
+            if self.restore_best_weights:
+                self.best_weights = self.model.get_weights()
+            if self.baseline is None or self._is_improvement(current, self.baseline):
+                self.wait = 0
+            return
+        if self.wait >= self.patience and epoch > 0:
+            self.stopped_epoch = epoch
+            self.model.stop_training = True
+
+    def on_train_end(self, logs=None):
+        """Say where training stopped, and restore the best weights when asked."""
+        if self.stopped_epoch > 0 and self.verbose > 0:
+            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+        if self.restore_best_weights and self.best_weights is not None:
+            if self.verbose > 0:
+                print(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
+            self.model.set_weights(self.best_weights)
+
+
+class ReduceLROnPlateau(MonitorCallback):
+    """Multiply the learning rate by `factor` (down to min_lr) after `patience` epochs without improvement,
+    then wait `cooldown` epochs; logs the learning rate."""
+
+    def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto", min_delta=1e-4,
+                 cooldown=0, min_lr=0.0, **kwargs):
+        if kwargs:
+            raise TypeError(f"ReduceLROnPlateau got unexpected keyword arguments {sorted(kwargs)}.")
+        super().__init__(monitor, mode, min_delta=min_delta)
+        if factor >= 1.0:
+            raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Received factor={factor}")
+        self.factor, self.min_lr, self.patience = float(factor), float(min_lr), int(patience)
+        self.verbose, self.cooldown = int(verbose), int(cooldown)
+        self.cooldown_counter = self.wait = 0
+
+    def on_train_begin(self, logs=None):
+        """A fresh watch for each fit."""
+        self.best, self.cooldown_counter, self.wait = None, 0, 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        """Log the learning rate; reduce it after `patience` epochs without improvement."""
+        if self.monitor_op is None:
+            self._set_monitor_op()
+        logs = logs if logs is not None else {}
+        logs["learning_rate"] = float(np.asarray(self.model.optimizer.learning_rate))
+        current = logs.get(self.monitor)
+        if current is None:
+            warnings.warn(f"Learning rate reduction is conditioned on metric `{self.monitor}` which is not "
+                          f"available. Available metrics are: {','.join(list(logs.keys()))}.", stacklevel=2)
+            return
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.wait = 0
+        if self._is_improvement(current, self.best):
+            self.best, self.wait = current, 0
+        elif self.cooldown_counter <= 0:
+            self.wait += 1
+            if self.wait >= self.patience and self._reduce(epoch):
+                self.cooldown_counter, self.wait = self.cooldown, 0
+
+    def _reduce(self, epoch) -> bool:
+        optimizer = self.model.optimizer
+        old = float(np.asarray(optimizer.learning_rate))
+        if old <= np.float32(self.min_lr):
+            return False
+        new = max(old * self.factor, self.min_lr)
+        optimizer.learning_rate = new
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
+        return True
+
+
+class LearningRateScheduler(Callback):
+    """Set the learning rate at each epoch's start to schedule(epoch, lr) (or schedule(epoch)); logs it."""
+
+    def __init__(self, schedule, verbose=0):
+        super().__init__()
+        self.schedule, self.verbose = schedule, int(verbose)
+
+    def on_epoch_begin(self, epoch, logs=None):
+        """Apply the schedule."""
+        optimizer = self.model.optimizer
+        try:
+            rate = self.schedule(epoch, float(np.asarray(optimizer.learning_rate)))
+        except TypeError:
+            rate = self.schedule(epoch)
+        if hasattr(rate, "numpy"):
+            rate = rate.numpy()
+        if not isinstance(rate, (float, np.float32, np.float64)):
+            raise ValueError(f"The output of the `schedule` function should be a float. Got: {rate}")
+        optimizer.learning_rate = float(rate)
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {rate}.")
+
+    def on_epoch_end(self, epoch, logs=None):
+        """Log the learning rate."""
+        if logs is not None:
+            logs["learning_rate"] = float(np.asarray(self.model.optimizer.learning_rate))
+
+
+class TerminateOnNaN(Callback):
+    """Stop training (or raise, with raise_error=True) when a batch's loss is NaN or infinite."""
+
+    def __init__(self, raise_error=False):
+        super().__init__()
+        self.raise_error = bool(raise_error)
+
+    def on_batch_end(self, batch, logs=None):
+        """Check the batch's loss."""
+        loss = (logs or {}).get("loss")
+        if loss is not None and (math.isnan(loss) or math.isinf(loss)):
+            if self.raise_error:
+                raise RuntimeError(f"NaN or Inf loss encountered at batch {batch}. Loss value: {loss}. Terminating "
+                                   f"training immediately.")
+            print(f"Batch {batch}: Invalid loss, terminating training")
+            self.model.stop_training = True
 
 
 class CallbackList:

@@ -218,12 +218,16 @@ class Sum(Metric):
         return state[0]
 
 
+_UP = ("accuracy",)  # per-example functions whose mean should grow (Keras's metric direction)
+
+
 class MeanMetricWrapper(Metric):
     """The mean of fn(y_true, y_pred) per example (weighted by sample_weight)."""
 
     def __init__(self, fn, name=None, dtype=None, **kwargs):
         super().__init__(name or getattr(fn, "__name__", "mean_metric"), dtype)
         self._fn, self._fn_kwargs = fn, kwargs
+        self._direction = "up" if any(w in getattr(fn, "__name__", "") for w in _UP) else "down"
 
     def _state_shapes(self):
         return [(), ()]
@@ -250,6 +254,8 @@ def _wrapper(fn, default_name, **defaults):
 
 class Accuracy(_wrapper(accuracy, "accuracy")):
     """How often y_pred equals y_true."""
+
+    _direction = "up"
 
 
 class BinaryAccuracy(_wrapper(binary_accuracy, "binary_accuracy", threshold=0.5)):
@@ -322,6 +328,8 @@ class _Confusion(Metric):
 class Precision(_Confusion):
     """true positives / predicted positives, at `thresholds` (0.5)."""
 
+    _direction = "up"
+
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
         if top_k is not None or class_id is not None:
             raise NotImplementedError("Precision(top_k=..., class_id=...) is not implemented in placeflow.")
@@ -349,6 +357,8 @@ class Recall(Precision):
 class AUC(_Confusion):
     """The area under the ROC (or precision-recall) curve, from confusion counts at num_thresholds
     thresholds, summed as Keras 3 does ('interpolation', 'minoring', 'majoring')."""
+
+    _direction = "up"
 
     def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation", name=None, dtype=None,
                  thresholds=None, multi_label=False, num_labels=None, label_weights=None, from_logits=False):

@@ -203,7 +203,7 @@ class Model(Layer):
         source = batches_of(x, y, batch_size, shuffle, seed, sample_weight, class_weight)
         steps = steps_per_epoch or _length(source)
         self.history = History()
-        callbacks = CallbackList([self.history, *(callbacks or [])], self,
+        callbacks = CallbackList([*(callbacks or []), self.history], self,
                                  {"epochs": epochs, "steps": steps, "verbose": verbose})
         self.stop_training = False
         with self._distribute_strategy.scope():
