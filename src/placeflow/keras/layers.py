@@ -27,15 +27,58 @@ def _unique(prefix: str) -> str:
 
 
 class KerasTensor:
-    """A symbolic model input or layer output: a shape (None = batch), a dtype, and how it was made."""
+    """A symbolic model input or layer output: a shape (None = batch), a dtype, and how it was made (the
+    layer, the KerasTensor(s) it was called on, and the call's keyword arguments)."""
 
-    def __init__(self, shape, dtype=dtypes.float32, layer=None, inputs=None, name=None):
+    def __init__(self, shape, dtype=dtypes.float32, layer=None, inputs=None, name=None, kwargs=None):
         self.shape = tuple(shape)
         self.dtype = dtypes.as_dtype(dtype)
         self.layer, self.inputs, self.name = layer, inputs, name
+        self.kwargs = dict(kwargs or {})
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return len(self.shape)
 
     def __repr__(self) -> str:
-        return f"<KerasTensor: shape={self.shape} dtype={self.dtype.name} name={self.name}>"
+        return f"<KerasTensor shape={self.shape}, dtype={self.dtype.name}, name={self.name}>"
+
+    def _operator(self, fn, name, other=None, reverse=False):
+        from .merging import OperatorLayer
+        if other is None:
+            return OperatorLayer(fn, name)(self)
+        if not isinstance(other, KerasTensor):
+            constant = other
+            return OperatorLayer((lambda x: fn(constant, x)) if reverse else (lambda x: fn(x, constant)), name)(self)
+        return OperatorLayer(fn, name)([other, self] if reverse else [self, other])
+
+    def __add__(self, other):
+        return self._operator(math_ops.add, "add", other)
+
+    def __radd__(self, other):
+        return self._operator(math_ops.add, "add", other, True)
+
+    def __sub__(self, other):
+        return self._operator(math_ops.subtract, "subtract", other)
+
+    def __rsub__(self, other):
+        return self._operator(math_ops.subtract, "subtract", other, True)
+
+    def __mul__(self, other):
+        return self._operator(math_ops.multiply, "multiply", other)
+
+    def __rmul__(self, other):
+        return self._operator(math_ops.multiply, "multiply", other, True)
+
+    def __truediv__(self, other):
+        return self._operator(math_ops.divide, "divide", other)
+
+    def __neg__(self):
+        return self._operator(math_ops.negative, "negative")
+
+    def __matmul__(self, other):
+        return self._operator(math_ops.matmul, "matmul", other)
 
 
 class Layer:
@@ -150,20 +193,44 @@ class Layer:
 
     def _maybe_build(self, shape) -> None:
         if not self.built:
-            self.input_shape = tuple(shape)
-            self.build(tuple(shape))
+            self.input_shape = tuple(shape) if not _is_shape_list(shape) else [tuple(s) for s in shape]
+            self.build(self.input_shape)
             self.built = True
 
     def __call__(self, inputs, *args, **kwargs):
-        if isinstance(inputs, KerasTensor):
-            self._maybe_build(inputs.shape)
-            shape = self.compute_output_shape(inputs.shape)
-            return KerasTensor(shape, self.dtype, self, inputs, name=self.name)
-        if not hasattr(inputs, "shape"):
+        symbolic = _keras_tensors(inputs)
+        if symbolic:
+            if args:
+                raise NotImplementedError(f"Calling {self.name} on KerasTensors with positional arguments beyond the "
+                                          f"inputs is not implemented in placeflow; pass them as keywords.")
+            shapes = _shapes_of(inputs)
+            self._maybe_build(shapes)
+            return self._symbolic_output(inputs, self.compute_output_shape(shapes), kwargs)
+        if isinstance(inputs, (list, tuple)):
             from ..eager.convert import convert_to_tensor
-            inputs = convert_to_tensor(inputs, dtype=self.dtype)
-        self._maybe_build(tuple(inputs.shape))
+            inputs = type(inputs)(x if hasattr(x, "shape") else convert_to_tensor(x, dtype=self.dtype) for x in inputs)
+            self._maybe_build([tuple(x.shape) for x in inputs])
+        else:
+            if not hasattr(inputs, "shape"):
+                from ..eager.convert import convert_to_tensor
+                inputs = convert_to_tensor(inputs, dtype=self.dtype)
+            self._maybe_build(tuple(inputs.shape))
         return self.call(inputs, *args, **_call_kwargs(self, kwargs))
+
+    def _symbolic_output(self, inputs, shape, kwargs):
+        """The KerasTensor this layer makes from KerasTensor `inputs` (output `shape`)."""
+        return KerasTensor(shape, self._output_dtype(inputs), self, inputs, name=self.name, kwargs=kwargs)
+
+    def _output_dtype(self, inputs):
+        """The dtype of the layer's output (its compute dtype)."""
+        return self.dtype
+
+    def _call_on_values(self, arguments, kwargs, training):
+        """Run the layer on real tensors inside a functional model (training reaches call when it takes it)."""
+        options = dict(kwargs)
+        if training is not None and "training" not in options:
+            options["training"] = training
+        return self(arguments, **options)
 
     def call(self, inputs, training=None):
         """The layer's computation on real tensors."""
@@ -297,6 +364,29 @@ def _call_kwargs(layer, kwargs) -> dict:
 def _call_takes_training(cls) -> bool:
     parameters = inspect.signature(cls.call).parameters
     return "training" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+
+def _keras_tensors(inputs) -> list:
+    """The KerasTensors among `inputs` (a KerasTensor, or a list/tuple/dict holding them)."""
+    if isinstance(inputs, KerasTensor):
+        return [inputs]
+    if isinstance(inputs, (list, tuple)):
+        return [x for x in inputs if isinstance(x, KerasTensor)]
+    if isinstance(inputs, dict):
+        return [x for x in inputs.values() if isinstance(x, KerasTensor)]
+    return []
+
+
+def _shapes_of(inputs):
+    if isinstance(inputs, KerasTensor):
+        return inputs.shape
+    if isinstance(inputs, dict):
+        return {k: v.shape for k, v in inputs.items()}
+    return [x.shape for x in inputs]
+
+
+def _is_shape_list(shape) -> bool:
+    return isinstance(shape, list) and bool(shape) and isinstance(shape[0], (tuple, list))
 
 
 def _is_variable(value) -> bool:

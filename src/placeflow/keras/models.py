@@ -21,7 +21,8 @@ from . import losses as losses_module
 from . import metrics as metrics_module
 from . import optimizers as optimizers_module
 from .callbacks import CallbackList, History
-from .layers import InputLayer, KerasTensor, Layer, _call_kwargs
+from . import functional
+from .layers import InputLayer, KerasTensor, Layer, _call_kwargs, _call_takes_training
 from .progress import EpochProgress
 from .training_data import batches_of, distributed, rows_of, split_for_validation
 
@@ -44,29 +45,51 @@ class Model(Layer):
 
     # -- structure ------------------------------------------------------------------------------
     def _init_functional(self, inputs, outputs) -> None:
-        if not isinstance(inputs, KerasTensor) or not isinstance(outputs, KerasTensor):
-            raise ValueError("placeflow's functional Model takes one Input and one output KerasTensor: "
-                             "Model(inputs=keras.Input(shape=...), outputs=layer(...)).")
-        chain, tensor = [], outputs
-        while tensor.inputs is not None:
-            chain.append(tensor.layer)
-            tensor = tensor.inputs
-        if tensor is not inputs:
-            raise ValueError(f"Graph disconnected: the output {outputs!r} is not computed from the input {inputs!r}.")
-        self._layers = list(reversed(chain))
+        for tensor in functional.flat_keras_tensors(inputs) + functional.flat_keras_tensors(outputs):
+            if not isinstance(tensor, KerasTensor):
+                raise ValueError(f"A functional Model takes KerasTensors (from keras.Input and layers) as inputs and "
+                                 f"outputs; got {tensor!r}.")
+        self._nodes = functional.topological_nodes(inputs, outputs)
+        layers = []
+        for node in self._nodes:
+            if node.layer is not None and not isinstance(node.layer, InputLayer) and node.layer not in layers:
+                layers.append(node.layer)
+        self._layers = layers
+        self._input_layers = [t.layer for t in functional.flat_keras_tensors(inputs)]
         self.built = True
-        self.input_shape = inputs.shape
+        first = functional.flat_keras_tensors(inputs)
+        self.input_shape = first[0].shape if len(first) == 1 else [t.shape for t in first]
 
     @property
     def layers(self) -> list:
-        """The model's layers: in call order (Sequential, functional), else in assignment order (subclassed)."""
+        """The model's layers: a functional model's InputLayers first, then its layers in call order; a
+        Sequential's in order; a subclassed model's in assignment order."""
+        if self._inputs is not None:
+            return [*self._input_layers, *self._layers]
         return self._sublayers()
 
+    def get_layer(self, name=None, index=None):
+        """The layer named `name`, or at position `index` of `layers`."""
+        if index is not None:
+            if name is not None:
+                raise ValueError("Provide only a layer name or a layer index. Received: "
+                                 f"index={index}, name={name}.")
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only has "
+                                 f"{len(self.layers)} layers.")
+            return self.layers[index]
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}. Existing layers are: {[layer.name for layer in self.layers]}.")
+
     def call(self, inputs, training=None):
-        """Apply the layers in order."""
+        """Apply the layers: through the functional graph, or in order (Sequential)."""
+        if self._inputs is not None:
+            return functional.run(self._nodes, self._inputs, self._outputs, inputs, training)
         x = inputs
         for layer in self._layers:
-            x = layer(x)
+            x = layer(x, training=training) if _call_takes_training_arg(layer) else layer(x)
         return x
 
     def __call__(self, inputs, *args, **kwargs):
@@ -87,7 +110,7 @@ class Model(Layer):
         with self._distribute_strategy.scope():
             if self._is_subclassed():
                 self._build_by_calling(tuple(input_shape))
-            else:
+            elif self._inputs is None:
                 shape = tuple(input_shape)
                 for layer in self._layers:
                     layer._maybe_build(shape)
@@ -108,10 +131,15 @@ class Model(Layer):
         """Print the layers, their output shapes and parameter counts."""
         print_fn(f'Model: "{self.name}"')
         rows = [("Layer (type)", "Output Shape", "Param #")]
-        shape = self.input_shape
-        for layer in self._layers:
-            shape = layer.compute_output_shape(shape) if shape is not None else None
-            rows.append((f"{layer.name} ({type(layer).__name__})", str(shape), str(layer.count_params())))
+        if self._inputs is not None:
+            for node in self._nodes:
+                rows.append((f"{node.layer.name} ({type(node.layer).__name__})", str(node.shape),
+                             str(node.layer.count_params())))
+        else:
+            shape = self.input_shape
+            for layer in self._layers:
+                shape = layer.compute_output_shape(shape) if shape is not None else None
+                rows.append((f"{layer.name} ({type(layer).__name__})", str(shape), str(layer.count_params())))
         widths = [max(len(r[i]) for r in rows) + 2 for i in range(3)]
         for row in rows:
             print_fn("".join(cell.ljust(w) for cell, w in zip(row, widths)))
@@ -352,6 +380,10 @@ class Sequential(Model):
         elif self.built:
             self.build(self.input_shape)
         self._functions = {}
+
+
+def _call_takes_training_arg(layer) -> bool:
+    return _call_takes_training(type(layer))
 
 
 def _refuse_set(**arguments) -> None:
