@@ -1560,7 +1560,8 @@ def case_raw_ops_nn(tf, env):
                       r.LeakyRelu(features=-logits, alpha=0.1), r.BiasAdd(value=logits, bias=[1.0, 2.0, 3.0]),
                       loss, backprop, sparse_loss, sparse_backprop,
                       r.Einsum(inputs=[logits, logits], equation="ij,kj->ik"),
-                      r.MatrixInverse(input=[[2.0, 0.0], [1.0, 1.0]]), r.MatrixDeterminant(input=[[2.0, 1.0], [1.0, 3.0]])])
+                      r.MatrixInverse(input=[[2.0, 0.0], [1.0, 1.0]]),
+                      r.MatrixDeterminant(input=[[2.0, 1.0], [1.0, 3.0]])])
 
 def case_raw_ops_need_keywords(tf, env):
     return tf.raw_ops.AddV2(tf.constant(1.0), tf.constant(2.0))
@@ -2332,3 +2333,126 @@ def case_keras_early_stopping_auto_mode_needs_a_direction(tf, env):
     model, x, y = _regression(tf)
     stop = tf.keras.callbacks.EarlyStopping(monitor="unknown_metric")
     model.fit(x, y, batch_size=8, epochs=1, verbose=0, callbacks=[stop])
+
+
+# -- Keras layers, functional graphs and the small CNN of issue 17 ------------------------------------------
+IMAGES = (np.arange(2 * 5 * 5 * 2, dtype=np.float32).reshape(2, 5, 5, 2) % 7 - 3.0) / 3.0
+
+
+def _rl(x, digits=5):
+    return np.round(np.asarray(x.numpy() if hasattr(x, "numpy") else x, np.float64), digits).tolist()
+
+
+def _seeded(shape, scale=0.3, offset=0):
+    return ((np.arange(int(np.prod(shape))) * 7 + offset) % 11 - 5).reshape(shape).astype(np.float32) * scale / 5
+
+
+def case_keras_conv_and_pooling_layers(tf, env):
+    L = tf.keras.layers
+    conv = L.Conv2D(3, 3, padding="same", activation="relu")
+    conv.build((None, 5, 5, 2))
+    conv.set_weights([_seeded((3, 3, 2, 3)), np.array([0.1, -0.1, 0.0], np.float32)])
+    valid = L.Conv2D(2, (2, 3), strides=2)
+    valid.build((None, 5, 5, 2))
+    valid.set_weights([_seeded((2, 3, 2, 2), offset=3), np.zeros(2, np.float32)])
+    conv1 = L.Conv1D(2, 3, padding="valid")
+    conv1.build((None, 5, 2))
+    conv1.set_weights([_seeded((3, 2, 2), offset=1), np.array([0.5, 0.0], np.float32)])
+    x = tf.constant(IMAGES)
+    return [_rl(conv(x)), _rl(valid(x)), list(valid.compute_output_shape((None, 5, 5, 2))),
+            _rl(conv1(tf.constant(IMAGES[:, 0]))), _rl(L.MaxPooling2D()(x)), _rl(L.AveragePooling2D(2, 1, "same")(x)),
+            _rl(L.GlobalAveragePooling2D()(x)), _rl(L.GlobalMaxPooling2D()(x)), _rl(L.MaxPooling1D(2)(x[:, 0])),
+            _rl(L.GlobalAveragePooling1D()(x[:, 0]))]
+
+
+def case_keras_normalization_layers(tf, env):
+    L = tf.keras.layers
+    x = tf.constant(IMAGES[:, :2, :2, :])
+    bn = L.BatchNormalization()
+    bn.build((None, 2, 2, 2))
+    bn.set_weights([np.array([1.5, 0.5], np.float32), np.array([0.1, -0.2], np.float32),
+                    np.array([0.2, -0.1], np.float32), np.array([2.0, 0.5], np.float32)])
+    inference = bn(x, training=False)
+    training = bn(x, training=True)
+    ln = L.LayerNormalization()
+    flat = tf.reshape(x, [2, 8])
+    norm = L.Normalization()
+    norm.adapt(np.array([[1.0, 10.0], [3.0, 30.0], [5.0, 20.0]], np.float32))
+    return [_rl(inference), _rl(training), [_rl(w) for w in bn.get_weights()], _rl(ln(flat)),
+            _rl(norm(np.array([[2.0, 25.0]], np.float32))), [_rl(w) for w in norm.get_weights()],
+            [w.name.split("/")[-1].split(":")[0] for w in bn.weights],
+            [len(bn.trainable_weights), len(bn.non_trainable_weights)]]
+
+
+def case_keras_core_and_merging_layers(tf, env):
+    L = tf.keras.layers
+    x = tf.constant([[1.0, -2.0, 3.0, 0.5]])
+    emb = L.Embedding(5, 2)
+    emb.build((None, 3))
+    emb.set_weights([np.arange(10, dtype=np.float32).reshape(5, 2) / 10])
+    return [_rl(L.Dropout(0.5)(x, training=False)), _rl(L.Rescaling(1 / 255.0, offset=-1)(tf.constant([[255.0, 0.0]]))),
+            _rl(L.Reshape((2, 2))(x)), list(L.Reshape((-1, 2)).compute_output_shape((None, 4))),
+            _rl(emb(np.array([[0, 4, 2]]))), _rl(L.Concatenate()([x, x * 2])), _rl(L.Add()([x, x, x])),
+            _rl(L.Multiply()([x, x])), _rl(L.Subtract()([x, x * 3])), _rl(L.Average()([x, x * 3])),
+            _rl(L.Maximum()([x, -x])), _rl(L.Lambda(lambda t: t * 2 + 1)(x)),
+            _rl(L.Flatten()(tf.constant(IMAGES)))[0][:4]]
+
+
+def case_keras_dropout_in_training(tf, env):
+    x = tf.ones([200, 10])
+    out = tf.keras.layers.Dropout(0.25)(x, training=True).numpy()
+    values = sorted(set(np.round(out.ravel(), 5).tolist()))
+    zero_fraction = float((out == 0).mean())
+    return [values, 0.15 < zero_fraction < 0.35]
+
+
+def case_keras_functional_graph_with_merges_and_arithmetic(tf, env):
+    a = tf.keras.Input(shape=(2,), name="a")
+    b = tf.keras.Input(shape=(2,), name="b")
+    dense = tf.keras.layers.Dense(2, name="shared")
+    merged = tf.keras.layers.Concatenate(name="cat")([dense(a), dense(b)])
+    total = tf.keras.layers.Dense(1, name="out")(merged * 2.0 + 1.0)
+    model = tf.keras.Model(inputs=[a, b], outputs=total)
+    model.set_weights([np.array([[1.0, 0.5], [-0.5, 1.0]], np.float32), np.array([0.1, 0.0], np.float32),
+                       np.array([[0.2], [0.4], [-0.3], [0.1]], np.float32), np.array([0.05], np.float32)])
+    out = model([np.array([[1.0, 2.0]], np.float32), np.array([[0.5, -1.0]], np.float32)])
+    return [_rl(out), [type(layer).__name__ for layer in model.layers], model.get_layer("cat").name,
+            model.get_layer(index=0).name, len(model.weights)]
+
+
+def _cnn(tf):
+    L = tf.keras.layers
+    model = tf.keras.Sequential([tf.keras.Input(shape=(5, 5, 2)), L.Conv2D(3, 3, activation="relu"),
+                                 L.MaxPooling2D(), L.BatchNormalization(), L.Flatten(), L.Dense(2)])
+    model.set_weights([_seeded((3, 3, 2, 3)), np.array([0.1, -0.1, 0.05], np.float32),
+                       np.ones(3, np.float32), np.zeros(3, np.float32), np.zeros(3, np.float32),
+                       np.ones(3, np.float32), _seeded((3, 2), offset=2), np.zeros(2, np.float32)])
+    return model
+
+
+def _cnn_data():
+    x = np.concatenate([IMAGES, IMAGES[::-1] * 0.5, -IMAGES, IMAGES * 0.25]).astype(np.float32)
+    y = np.array([0, 1, 1, 0, 1, 0, 0, 1])
+    return x, y
+
+
+def case_keras_small_cnn_two_epochs(tf, env):
+    model = _cnn(tf)
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss=tf.keras.losses.SparseCategoricalCrossentropy(
+        from_logits=True), metrics=["accuracy"])
+    x, y = _cnn_data()
+    history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+    return [{k: [round(v, 5) for v in vals] for k, vals in sorted(history.history.items())},
+            _rl(model.layers[2].moving_mean), _rl(model.predict(x[:2], verbose=0))]
+
+
+def case_keras_small_cnn_two_epochs_mirrored(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        model = _cnn(tf)
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss=tf.keras.losses.SparseCategoricalCrossentropy(
+            from_logits=True), metrics=["accuracy"])
+    x, y = _cnn_data()
+    history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+    return [{k: [round(v, 5) for v in vals] for k, vals in sorted(history.history.items())},
+            _rl(model.layers[2].moving_mean)]

@@ -46,3 +46,12 @@ def _approx(value):
     if isinstance(value, float):
         return pytest.approx(value, abs=2e-5, nan_ok=True)
     return value
+
+
+def test_no_helper_of_the_programs_shadows_another():
+    import collections
+    import pathlib
+    import re
+    source = pathlib.Path(__file__).with_name("programs.py").read_text()
+    counts = collections.Counter(re.findall(r"^def (\w+)\(", source, re.M))
+    assert [name for name, count in counts.items() if count > 1] == []

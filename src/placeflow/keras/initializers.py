@@ -112,9 +112,32 @@ class HeNormal(Initializer):
         return values.astype(dtypes.as_dtype(dtype).numpy_dtype)
 
 
+class Orthogonal(Initializer):
+    """A random orthogonal matrix (rows or columns orthonormal) times `gain` (Keras's recurrent kernels)."""
+
+    def __init__(self, gain=1.0, seed=None):
+        super().__init__(seed)
+        self.gain = float(gain)
+
+    def __call__(self, shape, dtype=dtypes.float32):
+        shape = tuple(shape)
+        if len(shape) < 2:
+            raise ValueError(f"The tensor to initialize must be at least two-dimensional. Received: shape={shape}")
+        rows, columns = int(np.prod(shape[:-1])), shape[-1]
+        flat = self._rng().normal(0.0, 1.0, size=(max(rows, columns), min(rows, columns)))
+        q, r = np.linalg.qr(flat)
+        q = q * np.sign(np.diag(r))
+        if rows < columns:
+            q = q.T
+        return (self.gain * q.reshape(shape)).astype(dtypes.as_dtype(dtype).numpy_dtype)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), gain=self.gain)
+
+
 _BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "glorot_uniform": GlorotUniform,
-            "random_normal": RandomNormal,
-            "random_uniform": RandomUniform, "he_normal": HeNormal}
+            "random_normal": RandomNormal, "orthogonal": Orthogonal,
+            "random_uniform": RandomUniform, "uniform": RandomUniform, "he_normal": HeNormal}
 
 
 def get(identifier) -> Initializer:

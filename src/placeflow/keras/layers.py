@@ -26,6 +26,18 @@ def _unique(prefix: str) -> str:
     return prefix if index == 0 else f"{prefix}_{index}"
 
 
+def _marks_built(build):
+    @functools.wraps(build)
+    def wrapper(self, input_shape):
+        result = build(self, input_shape)
+        self.built = True
+        if self.input_shape is None:
+            self.input_shape = tuple(input_shape) if not _is_shape_list(input_shape) else list(input_shape)
+        return result
+    wrapper._marks_built = True
+    return wrapper
+
+
 class KerasTensor:
     """A symbolic model input or layer output: a shape (None = batch), a dtype, and how it was made (the
     layer, the KerasTensor(s) it was called on, and the call's keyword arguments)."""
@@ -100,15 +112,27 @@ class Layer:
             input_shape = (input_dim,)
         self._declared_input_shape = tuple(input_shape) if input_shape is not None else None
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "build" in cls.__dict__:  # calling build(shape) yourself marks the layer built, as in Keras
+            cls.build = _marks_built(cls.__dict__["build"])
+
     # -- weights --------------------------------------------------------------------------------
-    def add_weight(self, name=None, shape=(), initializer="glorot_uniform", trainable=True, dtype=None):
-        """Create a weight variable (created eagerly even while a step is traced)."""
+    def add_weight(self, name=None, shape=(), initializer="glorot_uniform", trainable=True, dtype=None,
+                   aggregation=None):
+        """Create a weight variable (created eagerly even while a step is traced); `aggregation` says how
+        replicas' writes combine under a strategy ('mean' for BatchNormalization's moving statistics)."""
         init = initializers.get(initializer)
         dtype = dtypes.as_dtype(dtype or self.dtype)
         name = name or f"variable_{len(self._weights)}"
+        if isinstance(aggregation, str):
+            from ..distribute.reduce_op import VariableAggregation
+            aggregation = {"mean": VariableAggregation.MEAN, "sum": VariableAggregation.SUM,
+                           "none": VariableAggregation.NONE,
+                           "only_first_replica": VariableAggregation.ONLY_FIRST_REPLICA}[aggregation]
         with graph_mode.suspended():
             variable = Variable(lambda: init(tuple(shape), dtype), trainable=trainable and self._trainable,
-                                name=f"{self.name}/{name}", dtype=dtype)
+                                name=f"{self.name}/{name}", dtype=dtype, aggregation=aggregation)
         self._weights.append((variable, bool(trainable)))
         return variable
 
@@ -419,3 +443,13 @@ def _assign_all(variables, values, owner) -> None:
                              f"weight shape {array.shape}.")
     for variable, value in zip(variables, values):
         variable.assign(np.asarray(value, dtype=variable.dtype.numpy_dtype))
+
+
+# The other layers live in their own modules; keras.layers shows them all (imported last: they subclass Layer).
+from .convolution import (  # noqa: E402,F401
+    AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, GlobalAveragePooling1D, GlobalAveragePooling2D,
+    GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D,
+)
+from .core_layers import Dropout, Embedding, Lambda, Rescaling, Reshape  # noqa: E402,F401
+from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract  # noqa: E402,F401
+from .normalization import BatchNormalization, LayerNormalization, Normalization  # noqa: E402,F401

@@ -50,11 +50,13 @@ class Model(Layer):
                 raise ValueError(f"A functional Model takes KerasTensors (from keras.Input and layers) as inputs and "
                                  f"outputs; got {tensor!r}.")
         self._nodes = functional.topological_nodes(inputs, outputs)
+        from .merging import OperatorLayer
         layers = []
         for node in self._nodes:
             if node.layer is not None and not isinstance(node.layer, InputLayer) and node.layer not in layers:
                 layers.append(node.layer)
         self._layers = layers
+        self._listed = [layer for layer in layers if not isinstance(layer, OperatorLayer)]  # Keras 3 lists no ops
         self._input_layers = [t.layer for t in functional.flat_keras_tensors(inputs)]
         self.built = True
         first = functional.flat_keras_tensors(inputs)
@@ -65,7 +67,7 @@ class Model(Layer):
         """The model's layers: a functional model's InputLayers first, then its layers in call order; a
         Sequential's in order; a subclassed model's in assignment order."""
         if self._inputs is not None:
-            return [*self._input_layers, *self._layers]
+            return [*self._input_layers, *self._listed]
         return self._sublayers()
 
     def get_layer(self, name=None, index=None):
