@@ -87,3 +87,20 @@ def test_shape_rule_agrees_with_the_kernel(case):
         dims = static.as_list()
         assert len(dims) == len(actual), (op, dims, actual)
         assert all(d is None or d == a for d, a in zip(dims, actual)), (op, dims, actual)
+
+
+def test_tiling_max_pools_match_the_general_windows_ties_included():
+    from placeflow.ops import conv
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 3, size=(2, 6, 7, 3)).astype(np.float32)  # many ties; the last column is left over
+    g = rng.normal(size=(2, 3, 3, 3)).astype(np.float32)
+    attrs = {"ksize": (1, 2, 2, 1), "strides": (1, 2, 2, 1), "padding": "VALID"}
+    assert conv._tiles(x, attrs["ksize"], attrs["strides"], "VALID") is not None
+    general = conv._patches(np, x, 2, 2, attrs["strides"], "VALID", fill=-np.inf)
+    np.testing.assert_array_equal(conv._max_pool(np, x, **attrs), general.max(axis=(4, 5)))
+    expected = np.zeros_like(x)
+    for n, i, j, c in np.ndindex(2, 3, 3, 3):
+        window = x[n, 2 * i:2 * i + 2, 2 * j:2 * j + 2, c].ravel()
+        k = int(np.argmax(window))  # the first maximum, row-major
+        expected[n, 2 * i + k // 2, 2 * j + k % 2, c] += g[n, i, j, c]
+    np.testing.assert_array_equal(conv._max_pool_grad(np, x, g, **attrs), expected)

@@ -91,10 +91,19 @@ def _conv2d(xp, x, w, strides=(1, 1, 1, 1), padding="VALID"):
         raise InvalidArgumentError(None, None, f"input must be 4-dimensional {list(x.shape)}")
     parts = []
     for inputs, outputs in _group_slices(x.shape[3], w.shape):
-        patches = _patches(xp, x[..., inputs], w.shape[0], w.shape[1], strides, padding)
-        parts.append(xp.einsum("nhwcij,ijco->nhwo", patches, w[..., outputs], optimize=True))
+        columns, (n, oh, ow) = _columns(xp, x[..., inputs], w.shape[0], w.shape[1], strides, padding)
+        kernel = w[..., outputs]
+        parts.append((columns @ kernel.reshape(-1, kernel.shape[-1])).reshape(n, oh, ow, kernel.shape[-1]))
     out = parts[0] if len(parts) == 1 else xp.concatenate(parts, axis=-1)
     return out.astype(x.dtype, copy=False)
+
+
+def _columns(xp, x, kh, kw, strides, padding):
+    """im2col: the windows as rows [N * OH * OW, kh * kw * C] (kh, kw, C order, as HWIO filters), and (N, OH, OW)."""
+    patches = _patches(xp, x, kh, kw, strides, padding)  # n, oh, ow, c, kh, kw
+    n, oh, ow = patches.shape[:3]
+    rows = patches.transpose(0, 1, 2, 4, 5, 3).reshape(n * oh * ow, kh * kw * x.shape[3])
+    return rows, (n, oh, ow)
 
 
 def _backprop_input(xp, w, g, input_sizes, strides, padding):
@@ -132,8 +141,9 @@ def _conv2d_backprop_filter(xp, x, g, filter_sizes=(), strides=(1, 1, 1, 1), pad
     kh, kw = filter_sizes[0], filter_sizes[1]
     parts = []
     for inputs, outputs in _group_slices(x.shape[3], tuple(filter_sizes)):
-        patches = _patches(xp, x[..., inputs], kh, kw, strides, padding)
-        parts.append(xp.einsum("nhwcij,nhwo->ijco", patches, g[..., outputs], optimize=True))
+        columns, _ = _columns(xp, x[..., inputs], kh, kw, strides, padding)
+        grads = g[..., outputs]
+        parts.append((columns.T @ grads.reshape(-1, grads.shape[-1])).reshape(kh, kw, -1, grads.shape[-1]))
     out = parts[0] if len(parts) == 1 else xp.concatenate(parts, axis=-1)
     return out.astype(x.dtype, copy=False)
 
@@ -147,17 +157,55 @@ def _pool_shape(shapes, attrs):
             x[3])
 
 
+def _tiles(x, ksize, strides, padding):
+    """The kh * kw strided views of x that hold each window's entries, in row-major window order, when the
+    windows tile x (stride = window, no padding needed); else None. Elementwise maxima over these views
+    are much faster than reductions over strided windows."""
+    kh, kw = ksize[1], ksize[2]
+    if (strides[1], strides[2]) != (kh, kw):
+        return None
+    oh, ow = output_size(x.shape[1], kh, kh, padding), output_size(x.shape[2], kw, kw, padding)
+    if oh * kh > x.shape[1] or ow * kw > x.shape[2]:  # SAME windows that stick out need padding
+        return None
+    return [(i, j, x[:, i:oh * kh:kh, j:ow * kw:kw]) for i in range(kh) for j in range(kw)]
+
+
 @define("MaxPool", FLOATS, shape=_pool_shape,
         grad=lambda e, g: [emit("MaxPoolGrad", (e.inputs[0], g), g.dtype, dict(e.attrs))])
 def _max_pool(xp, x, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
     _check(padding, strides)
+    tiles = _tiles(x, ksize, strides, padding)
+    if tiles is not None:
+        out = tiles[0][2].copy()
+        for _, _, view in tiles[1:]:
+            xp.maximum(out, view, out=out)
+        return out
     patches = _patches(xp, x, ksize[1], ksize[2], strides, padding, fill=-np.inf)
     return patches.max(axis=(4, 5)).astype(x.dtype, copy=False)
+
+
+def _max_pool_grad_tiled(xp, x, g, tiles, ksize):
+    """MaxPoolGrad for tiling windows: each window's gradient to its first (row-major) maximum."""
+    best = tiles[0][2].copy()
+    for _, _, view in tiles[1:]:
+        xp.maximum(best, view, out=best)
+    out = xp.zeros(x.shape, g.dtype)
+    taken = xp.zeros(best.shape, bool)
+    kh, kw = ksize[1], ksize[2]
+    oh, ow = best.shape[1], best.shape[2]
+    for i, j, view in tiles:
+        first = (view == best) & ~taken
+        out[:, i:oh * kh:kh, j:ow * kw:kw] = xp.where(first, g, 0)
+        taken |= first
+    return out
 
 
 @define("MaxPoolGrad", FLOATS, shape=lambda shapes, attrs: shapes[0], grad=NOT_DIFFERENTIABLE)
 def _max_pool_grad(xp, x, g, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
     """Each window's gradient goes to its first maximum (row-major), as TensorFlow's CPU kernel does."""
+    tiles = _tiles(x, ksize, strides, padding)
+    if tiles is not None:
+        return _max_pool_grad_tiled(xp, x, g, tiles, ksize)
     kh, kw = ksize[1], ksize[2]
     patches = _patches(xp, x, kh, kw, strides, padding, fill=-np.inf)
     n, oh, ow, c = patches.shape[:4]

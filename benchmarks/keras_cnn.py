@@ -1,0 +1,142 @@
+"""A small Keras CNN's training step against the same step written by hand in NumPy (im2col), same run.
+
+    PYTHONPATH=src python3 benchmarks/keras_cnn.py [--batch 32] [--steps 30]
+
+Model: Conv2D(16, 3x3, relu) -> MaxPooling2D(2) -> BatchNormalization -> Flatten -> Dense(10), softmax
+cross-entropy from logits, SGD 0.05, on 16x16x3 images. The placeflow step is Keras's train step as
+`fit` runs it (GradientTape, SGD, BatchNormalization's moving statistics updated), traced by
+placeflow.function. The NumPy step does the same forward, backward and update by hand (float32).
+Target (issue 17): placeflow <= 1.3x NumPy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+os.environ.setdefault("PLACEFLOW_DISABLE_CUDA", "1")
+
+import numpy as np  # noqa: E402
+
+import placeflow as tf  # noqa: E402
+
+H = W = 16
+C, F, K, CLASSES = 3, 16, 3, 10
+LR, EPS, MOMENTUM = 0.05, 1e-3, 0.99
+
+
+def initial_weights(rng):
+    conv = (rng.normal(size=(K, K, C, F)) * 0.2).astype(np.float32)
+    dense = (rng.normal(size=(7 * 7 * F, CLASSES)) * 0.05).astype(np.float32)
+    return [conv, np.zeros(F, np.float32), np.ones(F, np.float32), np.zeros(F, np.float32),
+            np.zeros(F, np.float32), np.ones(F, np.float32), dense, np.zeros(CLASSES, np.float32)]
+
+
+def keras_step(weights):
+    layers = tf.keras.layers
+    model = tf.keras.Sequential([tf.keras.Input(shape=(H, W, C)), layers.Conv2D(F, K, activation="relu"),
+                                 layers.MaxPooling2D(), layers.BatchNormalization(), layers.Flatten(),
+                                 layers.Dense(CLASSES)])
+    model.set_weights(weights)
+    model.compile(optimizer=tf.keras.optimizers.SGD(LR),
+                  loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    step = model._function("train")
+    return model, lambda x, y: step(x, y, None, float(x.shape[0]))
+
+
+class NumpyCNN:
+    """The same model's training step by hand: im2col convolution, 2x2 max pooling, batch norm, dense."""
+
+    def __init__(self, weights):
+        self.kernel, self.bias, self.gamma, self.beta, self.mean, self.var, self.dense, self.dense_bias = \
+            [w.copy() for w in weights]
+
+    def step(self, x, y):
+        n = x.shape[0]
+        oh, ow = H - K + 1, W - K + 1
+        cols = np.lib.stride_tricks.sliding_window_view(x, (K, K), axis=(1, 2))  # n, oh, ow, C, K, K
+        cols = cols.transpose(0, 1, 2, 4, 5, 3).reshape(n * oh * ow, K * K * C)
+        z = cols @ self.kernel.reshape(K * K * C, F) + self.bias
+        a = np.maximum(z, 0).reshape(n, oh, ow, F)
+        ph, pw = oh // 2, ow // 2
+        corners = [a[:, i:ph * 2:2, j:pw * 2:2] for i in range(2) for j in range(2)]  # each window's 4 entries
+        p = np.maximum(np.maximum(corners[0], corners[1]), np.maximum(corners[2], corners[3]))
+        mean, var = p.mean(axis=(0, 1, 2)), p.var(axis=(0, 1, 2))
+        inv = 1.0 / np.sqrt(var + EPS)
+        xhat = (p - mean) * inv
+        b = xhat * self.gamma + self.beta
+        flat = b.reshape(n, -1)
+        logits = flat @ self.dense + self.dense_bias
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        probs = np.exp(shifted)
+        probs /= probs.sum(axis=1, keepdims=True)
+        loss = float(-np.log(probs[np.arange(n), y]).mean())
+        g_logits = probs
+        g_logits[np.arange(n), y] -= 1.0
+        g_logits /= n
+        g_dense, g_dense_bias = flat.T @ g_logits, g_logits.sum(axis=0)
+        g_b = (g_logits @ self.dense.T).reshape(b.shape)
+        g_gamma, g_beta = (g_b * xhat).sum(axis=(0, 1, 2)), g_b.sum(axis=(0, 1, 2))
+        g_xhat = g_b * self.gamma
+        m = n * ph * pw
+        g_p = inv / m * (m * g_xhat - g_xhat.sum(axis=(0, 1, 2)) - xhat * (g_xhat * xhat).sum(axis=(0, 1, 2)))
+        g_a = np.zeros_like(a)
+        taken = np.zeros(p.shape, bool)
+        for k, corner in enumerate(corners):  # the first maximum of each window takes its gradient
+            first = (corner == p) & ~taken
+            g_a[:, k // 2:ph * 2:2, k % 2:pw * 2:2] = np.where(first, g_p, 0)
+            taken |= first
+        g_z = (g_a * (a > 0)).reshape(n * oh * ow, F)
+        g_kernel = (cols.T @ g_z).reshape(K, K, C, F)
+        self.kernel -= LR * g_kernel
+        self.bias -= LR * g_z.sum(axis=0)
+        self.gamma -= LR * g_gamma
+        self.beta -= LR * g_beta
+        self.dense -= LR * g_dense
+        self.dense_bias -= LR * g_dense_bias
+        self.mean = self.mean * MOMENTUM + mean * (1 - MOMENTUM)
+        self.var = self.var * MOMENTUM + var * (1 - MOMENTUM)
+        return loss
+
+
+def median_ms(fn, steps, repeat=5):
+    fn()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(steps):
+            fn()
+        samples.append((time.perf_counter() - start) / steps * 1e3)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--steps", type=int, default=30)
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    weights = initial_weights(rng)
+    x_host = rng.normal(size=(args.batch, H, W, C)).astype(np.float32)
+    y_host = rng.integers(0, CLASSES, size=args.batch)
+    reference = NumpyCNN(weights)
+    model, step = keras_step(weights)
+    x, y = tf.constant(x_host), tf.constant(y_host)
+    losses = [float(step(x, y)[0].numpy()) / args.batch for _ in range(3)]
+    expected = [reference.step(x_host, y_host) for _ in range(3)]
+    np.testing.assert_allclose(losses, expected, rtol=1e-4)  # the two steps compute the same numbers
+    numpy_ms = median_ms(lambda: reference.step(x_host, y_host), args.steps)
+    placeflow_ms = median_ms(lambda: step(x, y), args.steps)
+    print(f"small CNN training step, batch {args.batch}, NumPy {np.__version__}, {os.cpu_count()} cores")
+    print(f"{'':28s} {'ms/step':>9s} {'ratio':>7s}")
+    print(f"{'NumPy (im2col, by hand)':28s} {numpy_ms:9.3f} {1.0:7.2f}")
+    print(f"{'placeflow Keras train step':28s} {placeflow_ms:9.3f} {placeflow_ms / numpy_ms:7.2f}")
+
+
+if __name__ == "__main__":
+    main()
