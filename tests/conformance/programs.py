@@ -2456,3 +2456,54 @@ def case_keras_small_cnn_two_epochs_mirrored(tf, env):
     history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
     return [{k: [round(v, 5) for v in vals] for k, vals in sorted(history.history.items())},
             _rl(model.layers[2].moving_mean)]
+
+
+# -- Keras training API: on_batch, initial_epoch, steps_per_epoch, clone_model, autocast (issue 17) -------
+def _api_model(tf):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(3, activation="relu"),
+                                 tf.keras.layers.Dense(1)])
+    model.set_weights([np.array([[0.5, -0.2, 0.1], [0.3, 0.8, -0.5]], np.float32), np.zeros(3, np.float32),
+                       np.array([[0.4], [-0.6], [0.2]], np.float32), np.array([0.1], np.float32)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    return model
+
+
+API_X = np.array([[1.0, 2.0], [0.5, -1.0], [-1.5, 0.25], [2.0, 1.0]])  # float64: Keras casts to float32
+API_Y = np.array([[1.0], [0.0], [-1.0], [2.0]])
+
+
+def case_keras_train_and_test_on_batch(tf, env):
+    model = _api_model(tf)
+    first = model.train_on_batch(API_X, API_Y)
+    second = model.train_on_batch(API_X, API_Y, return_dict=True)
+    tested = model.test_on_batch(API_X, API_Y)
+    predicted = model.predict_on_batch(API_X)
+    return [[round(float(v), 5) for v in first], {k: round(float(v), 5) for k, v in second.items()},
+            [round(float(v), 5) for v in tested], np.round(predicted, 5).tolist(), str(predicted.dtype)]
+
+
+def case_keras_fit_initial_epoch_and_steps_per_epoch(tf, env):
+    model = _api_model(tf)
+    history = model.fit(API_X, API_Y, batch_size=2, epochs=3, initial_epoch=1, shuffle=False, verbose=0)
+    ds = tf.data.Dataset.from_tensor_slices((API_X.astype(np.float32), API_Y.astype(np.float32))).batch(2).repeat()
+    second = model.fit(ds, epochs=2, steps_per_epoch=3, verbose=0)
+    return [history.epoch, [round(v, 5) for v in history.history["loss"]],
+            [round(v, 5) for v in second.history["loss"]]]
+
+
+def case_keras_model_shapes_counts_and_clone(tf, env):
+    model = _api_model(tf)
+    clone = tf.keras.models.clone_model(model)
+    a = tf.keras.Input(shape=(3,))
+    functional = tf.keras.Model(a, tf.keras.layers.Dense(2)(tf.keras.layers.Dense(4)(a)))
+    functional_clone = tf.keras.models.clone_model(functional)
+    return [list(model.output_shape), model.count_params(), clone.count_params(),
+            [type(layer).__name__ for layer in clone.layers], clone.layers[0].units,
+            any(np.array_equal(w1, w2) for w1, w2 in zip(model.get_weights(), clone.get_weights()) if w1.ndim == 2),
+            list(functional.output_shape), functional_clone.count_params(), len(functional_clone.layers)]
+
+
+def case_keras_float64_inputs_are_cast_to_float32(tf, env):
+    model = _api_model(tf)
+    out = model(API_X)
+    return [out.dtype.name, np.round(out.numpy(), 5).tolist()]

@@ -10,6 +10,8 @@ import functools
 import inspect
 import itertools
 
+import numpy as np
+
 from ..api import array_ops, math_ops, nn
 from ..api.module import tracked_leaves
 from ..eager.variables import Variable
@@ -24,6 +26,15 @@ def _unique(prefix: str) -> str:
     counter = _uids.setdefault(prefix, itertools.count())
     index = next(counter)
     return prefix if index == 0 else f"{prefix}_{index}"
+
+
+def _records_arguments(init):
+    @functools.wraps(init)
+    def wrapper(self, *args, **kwargs):
+        if "_init_arguments" not in self.__dict__:
+            self.__dict__["_init_arguments"] = (args, dict(kwargs))
+        init(self, *args, **kwargs)
+    return wrapper
 
 
 def _marks_built(build):
@@ -116,6 +127,8 @@ class Layer:
         super().__init_subclass__(**kwargs)
         if "build" in cls.__dict__:  # calling build(shape) yourself marks the layer built, as in Keras
             cls.build = _marks_built(cls.__dict__["build"])
+        if "__init__" in cls.__dict__:  # the constructor's arguments, so clone_model can make a fresh copy
+            cls.__init__ = _records_arguments(cls.__dict__["__init__"])
 
     # -- weights --------------------------------------------------------------------------------
     def add_weight(self, name=None, shape=(), initializer="glorot_uniform", trainable=True, dtype=None,
@@ -235,11 +248,23 @@ class Layer:
             inputs = type(inputs)(x if hasattr(x, "shape") else convert_to_tensor(x, dtype=self.dtype) for x in inputs)
             self._maybe_build([tuple(x.shape) for x in inputs])
         else:
-            if not hasattr(inputs, "shape"):
-                from ..eager.convert import convert_to_tensor
-                inputs = convert_to_tensor(inputs, dtype=self.dtype)
+            inputs = self._autocast(inputs)
             self._maybe_build(tuple(inputs.shape))
         return self.call(inputs, *args, **_call_kwargs(self, kwargs))
+
+    def _autocast(self, inputs):
+        """Floating inputs in the layer's floating dtype (Keras 3 casts float64 NumPy data to float32)."""
+        from ..eager.convert import convert_to_tensor
+        if not hasattr(inputs, "shape"):
+            array = np.asarray(inputs)
+            if array.dtype.kind == "f" or not self.dtype.is_floating:
+                return convert_to_tensor(array.astype(self.dtype.numpy_dtype) if array.dtype.kind == "f" else array)
+            return convert_to_tensor(array)
+        if isinstance(inputs, np.ndarray):
+            inputs = convert_to_tensor(inputs)
+        if self.dtype.is_floating and inputs.dtype.is_floating and inputs.dtype != self.dtype:
+            return math_ops.cast(inputs, self.dtype)
+        return inputs
 
     def _symbolic_output(self, inputs, shape, kwargs):
         """The KerasTensor this layer makes from KerasTensor `inputs` (output `shape`)."""

@@ -96,8 +96,7 @@ class MeanSquaredError(Loss):
     name = "mean_squared_error"
 
     def call(self, y_true, y_pred):
-        y_pred = convert_to_tensor(y_pred)
-        y_true = _match_rank(convert_to_tensor(y_true, dtype=y_pred.dtype), y_pred)
+        y_true, y_pred = _pair(y_true, y_pred)
         return math_ops.reduce_mean(math_ops.square(y_pred - y_true), axis=-1)
 
 

@@ -14,7 +14,7 @@ from ..api import math_ops
 from ..distribute import distribution_context
 from ..distribute.values import local_results
 from ..eager.tape import GradientTape
-from ..framework import graph_mode
+from ..framework import graph_mode, nest
 from ..graph.function import function
 from ..eager.convert import convert_to_tensor
 from . import losses as losses_module
@@ -95,8 +95,13 @@ class Model(Layer):
         return x
 
     def __call__(self, inputs, *args, **kwargs):
-        if isinstance(inputs, KerasTensor):
+        if isinstance(inputs, KerasTensor) or (isinstance(inputs, (list, tuple)) and inputs and
+                                                all(isinstance(t, KerasTensor) for t in inputs)):
             return super().__call__(inputs)
+        if isinstance(inputs, (list, tuple)):
+            inputs = type(inputs)(self._autocast(t) for t in inputs)
+        elif not isinstance(inputs, dict):
+            inputs = self._autocast(inputs)
         if not self.built and hasattr(inputs, "shape"):
             if self._is_subclassed():  # its layers build on this first call, as in Keras
                 self.input_shape, self.built = (None, *tuple(inputs.shape)[1:]), True
@@ -242,10 +247,13 @@ class Model(Layer):
             train = self._function("train")
             callbacks.on_train_begin()
             logs = {}
+            stream = _Continuing(lambda: iter(distributed(source, self._distribute_strategy)), steps_per_epoch) \
+                if steps_per_epoch else None
             for epoch in range(initial_epoch, epochs):
                 callbacks.on_epoch_begin(epoch)
                 progress = EpochProgress(epoch + 1, epochs, steps, verbose)
-                logs = self._run_epoch(train, source, steps_per_epoch, progress, callbacks, "train")
+                logs = self._run_epoch(train, source, steps_per_epoch, progress, callbacks, "train",
+                                       stream.epoch() if stream is not None else None)
                 if validation_data is not None and _validates(epoch, validation_freq):
                     val = self._evaluate(validation_data, validation_batch_size or batch_size, validation_steps,
                                          callbacks, verbose=0)
@@ -293,6 +301,52 @@ class Model(Layer):
         progress.close({})
         return np.concatenate(outputs, axis=0)
 
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        """One training step on one batch; its loss and metrics (a scalar, a list, or a dict)."""
+        self._require_compiled("train_on_batch")
+        return self._on_batch("train", x, y, sample_weight, class_weight, return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """The loss and metrics of one batch, without training."""
+        self._require_compiled("test_on_batch")
+        return self._on_batch("test", x, y, sample_weight, None, return_dict)
+
+    def predict_on_batch(self, x):
+        """The model's outputs for one batch, as a NumPy array."""
+        return self.predict(x, batch_size=len(np.asarray(x)) if not hasattr(x, "_make_iterator") else None,
+                            verbose=0)
+
+    def _on_batch(self, kind, x, y, sample_weight, class_weight, return_dict):
+        rows = len(np.asarray(nest.flatten(x)[0])) if not hasattr(x, "_make_iterator") else None
+        source = batches_of(x, y, rows, False, None, sample_weight, class_weight)
+        with self._distribute_strategy.scope():
+            self._build_for(source)
+            if kind == "train":
+                self.optimizer.build(self.trainable_variables)
+            logs = self._run_epoch(self._function(kind), source, None, None, CallbackList([], self, {}), kind)
+        if return_dict:
+            return logs
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    @property
+    def metrics(self) -> list:
+        """The compiled metrics (Metric objects)."""
+        return list(self._metric_fns)
+
+    @property
+    def output_shape(self):
+        """The shape of the model's output (batch dimension None)."""
+        if self._inputs is not None:
+            outputs = functional.flat_keras_tensors(self._outputs)
+            return outputs[0].shape if len(outputs) == 1 else [t.shape for t in outputs]
+        if self.input_shape is None:
+            raise AttributeError(f"The model {self.name} has not been built yet: it has no output shape.")
+        shape = tuple(self.input_shape)
+        for layer in self._layers:
+            shape = layer.compute_output_shape(shape)
+        return shape
+
     def _evaluate(self, data, batch_size, steps, callbacks, verbose=0) -> dict:
         """The averages over `data`; `verbose` prints them as one line (fit's validation passes 0)."""
         if isinstance(data, tuple) and len(data) in (2, 3):
@@ -307,10 +361,13 @@ class Model(Layer):
         callbacks.on_test_end(logs)
         return logs
 
-    def _run_epoch(self, step_function, source, steps, progress, callbacks, kind) -> dict:
+    def _run_epoch(self, step_function, source, steps, progress, callbacks, kind, stream=None) -> dict:
+        """One pass: over `source`, or `steps` batches of `stream` (an iterator that continues across epochs,
+        as Keras's with steps_per_epoch)."""
         totals, seen = None, 0
         begin, end = getattr(callbacks, f"on_{kind}_batch_begin"), getattr(callbacks, f"on_{kind}_batch_end")
-        for index, batch in enumerate(distributed(source, self._distribute_strategy)):
+        batches = stream if stream is not None else distributed(source, self._distribute_strategy)
+        for index, batch in enumerate(batches):
             if steps is not None and index >= steps:
                 break
             begin(index)
@@ -382,6 +439,69 @@ class Sequential(Model):
         elif self.built:
             self.build(self.input_shape)
         self._functions = {}
+
+
+class _Continuing:
+    """Batches for fit with steps_per_epoch: each epoch takes the next `steps` batches of one pass, which
+    starts again only when it runs out (Keras 3's epoch iterator)."""
+
+    def __init__(self, start, steps):
+        self._start, self._steps, self._iterator = start, int(steps), None
+
+    def epoch(self):
+        """The next epoch's batches (fewer than `steps` when the pass ends within it)."""
+        if self._iterator is None:
+            self._iterator = self._start()
+        for _ in range(self._steps):
+            batch = next(self._iterator, None)
+            if batch is None:
+                self._iterator = None
+                return
+            yield batch
+
+
+def clone_model(model, input_tensors=None, clone_function=None):
+    """A new model of the same layers (each made again from its constructor arguments, with fresh weights):
+    Sequential and functional models."""
+    if input_tensors is not None:
+        raise NotImplementedError("clone_model(input_tensors=...) is not implemented in placeflow.")
+    clone = clone_function or _fresh_layer
+    if isinstance(model, Sequential):
+        copy = Sequential(name=None)
+        if model.input_shape is not None:
+            from .layers import Input
+            copy.add(Input(shape=tuple(model.input_shape)[1:]))
+        for layer in model._layers:
+            copy.add(clone(layer))
+        return copy
+    if model._inputs is None:
+        raise ValueError("clone_model clones Sequential and functional models; a subclassed model's layers are made "
+                         "by its own __init__: create a new instance instead.")
+    from .layers import Input
+    made, fresh = {}, {}
+    for tensor in functional.flat_keras_tensors(model._inputs):
+        made[id(tensor)] = Input(shape=tensor.shape[1:], dtype=tensor.dtype, name=tensor.name)
+    for node in model._nodes:
+        if id(node) in made:
+            continue
+        layer = fresh.get(id(node.layer))
+        if layer is None:
+            layer = fresh[id(node.layer)] = clone(node.layer)
+        arguments = nest.pack_as(node.inputs, [made[id(t)] for t in functional.flat_keras_tensors(node.inputs)])
+        made[id(node)] = layer(arguments, **node.kwargs)
+    inputs = nest.pack_as(model._inputs, [made[id(t)] for t in functional.flat_keras_tensors(model._inputs)])
+    outputs = nest.pack_as(model._outputs, [made[id(t)] for t in functional.flat_keras_tensors(model._outputs)])
+    return Model(inputs=inputs, outputs=outputs)
+
+
+def _fresh_layer(layer):
+    from .merging import OperatorLayer
+    if isinstance(layer, OperatorLayer):
+        return OperatorLayer(layer._fn, layer._operator)
+    args, kwargs = getattr(layer, "_init_arguments", ((), {}))
+    kwargs = dict(kwargs)
+    kwargs.pop("name", None)
+    return type(layer)(*args, **kwargs)
 
 
 def _call_takes_training_arg(layer) -> bool:
