@@ -2507,3 +2507,49 @@ def case_keras_float64_inputs_are_cast_to_float32(tf, env):
     model = _api_model(tf)
     out = model(API_X)
     return [out.dtype.name, np.round(out.numpy(), 5).tolist()]
+
+
+# -- Keras LSTM and GRU (issue 17) ------------------------------------------------------------------------
+SEQ = (np.arange(2 * 4 * 3, dtype=np.float32).reshape(2, 4, 3) % 5 - 2.0) / 2.0
+
+
+def _w(shape, offset=0, scale=0.4):
+    return ((np.arange(int(np.prod(shape))) * 5 + offset) % 13 - 6).reshape(shape).astype(np.float32) * scale / 6
+
+
+def _rr(x):
+    return np.round(np.asarray(x.numpy() if hasattr(x, "numpy") else x, np.float64), 5).tolist()
+
+
+def case_keras_lstm_outputs_and_states(tf, env):
+    lstm = tf.keras.layers.LSTM(3, return_sequences=True, return_state=True)
+    lstm.build((None, 4, 3))
+    lstm.set_weights([_w((3, 12)), _w((3, 12), 1), _w((12,), 2)])
+    sequence, h, c = lstm(tf.constant(SEQ))
+    last = tf.keras.layers.LSTM(3)
+    last.build((None, 4, 3))
+    last.set_weights([_w((3, 12)), _w((3, 12), 1), _w((12,), 2)])
+    fresh = tf.keras.layers.LSTM(2)
+    fresh.build((None, 4, 3))
+    return [_rr(sequence), _rr(h), _rr(c), _rr(last(tf.constant(SEQ))), _rr(fresh.get_weights()[2]),
+            [list(w.shape) for w in lstm.get_weights()]]
+
+
+def case_keras_gru_outputs(tf, env):
+    gru = tf.keras.layers.GRU(3, return_sequences=True)
+    gru.build((None, 4, 3))
+    gru.set_weights([_w((3, 9)), _w((3, 9), 1), _w((2, 9), 2)])
+    old = tf.keras.layers.GRU(3, reset_after=False)
+    old.build((None, 4, 3))
+    old.set_weights([_w((3, 9)), _w((3, 9), 1), _w((9,), 2)])
+    return [_rr(gru(tf.constant(SEQ))), _rr(old(tf.constant(SEQ))), [list(w.shape) for w in gru.get_weights()]]
+
+
+def case_keras_lstm_model_trains(tf, env):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(4, 3)), tf.keras.layers.LSTM(3), tf.keras.layers.Dense(1)])
+    model.set_weights([_w((3, 12)), _w((3, 12), 1), _w((12,), 2), _w((3, 1), 3), np.zeros(1, np.float32)])
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.05), loss="mse")
+    x = np.concatenate([SEQ, -SEQ, SEQ * 0.5])
+    y = np.array([[1.0], [-1.0], [0.5], [0.0], [0.25], [-0.5]], np.float32)
+    history = model.fit(x, y, batch_size=3, epochs=3, shuffle=False, verbose=0)
+    return [round(v, 5) for v in history.history["loss"]]

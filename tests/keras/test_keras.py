@@ -179,3 +179,12 @@ def test_unnamed_metrics_get_keras_numbered_names():
     base = first.name.split("_")[0]
     assert base == "precision" and second.name != first.name and second.name.startswith("precision_")
     assert tf.keras.metrics.Precision(name="mine").name == "mine"
+
+
+def test_recurrent_layers_over_an_unknown_number_of_steps_match_the_unrolled_ones():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2, 5, 3)).astype(np.float32)
+    for layer in (tf.keras.layers.LSTM(2, return_sequences=True), tf.keras.layers.GRU(2, return_sequences=True)):
+        layer.build((None, 5, 3))
+        traced = tf.function(layer.__call__, input_signature=[tf.TensorSpec([2, None, 3], tf.float32)])
+        np.testing.assert_allclose(traced(tf.constant(x)).numpy(), layer(tf.constant(x)).numpy(), rtol=1e-6)

@@ -478,3 +478,4 @@ from .convolution import (  # noqa: E402,F401
 from .core_layers import Dropout, Embedding, Lambda, Rescaling, Reshape  # noqa: E402,F401
 from .merging import Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract  # noqa: E402,F401
 from .normalization import BatchNormalization, LayerNormalization, Normalization  # noqa: E402,F401
+from .recurrent import GRU, LSTM  # noqa: E402,F401
