@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.placeflow-installed
 
 TF_VENV ?= /tmp/placeflow-tf-venv
 
-.PHONY: demo test bench clean record-tf
+.PHONY: demo test bench clean record-tf record-keras
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,12 @@ record-tf:
 	test -x $(TF_VENV)/bin/python || $(PYTHON) -m venv $(TF_VENV)
 	$(TF_VENV)/bin/python -c "import tensorflow" 2>/dev/null || $(TF_VENV)/bin/pip install --quiet tensorflow-cpu==2.21.0
 	$(TF_VENV)/bin/python tests/conformance/record_tf.py
+
+# Re-record tests/keras/fixtures (Keras 3's files and numbers) and check that Keras reads placeflow's files.
+record-keras:
+	test -x $(TF_VENV)/bin/python || $(PYTHON) -m venv $(TF_VENV)
+	$(TF_VENV)/bin/python -c "import tensorflow" 2>/dev/null || $(TF_VENV)/bin/pip install --quiet tensorflow-cpu==2.21.0
+	$(TF_VENV)/bin/python tests/keras/record_keras_files.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache

@@ -268,6 +268,51 @@ class TerminateOnNaN(Callback):
             self.model.stop_training = True
 
 
+class ModelCheckpoint(MonitorCallback):
+    """Save the model (or its weights) after each epoch, or only when `monitor` improves (save_best_only);
+    `filepath` may hold {epoch} and log names, e.g. 'ckpt-{epoch:02d}-{val_loss:.2f}.weights.h5'."""
+
+    def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False, save_weights_only=False,
+                 mode="auto", save_freq="epoch", initial_value_threshold=None):
+        super().__init__(monitor, mode)
+        if save_freq != "epoch":
+            raise NotImplementedError("ModelCheckpoint(save_freq=<batches>) is not implemented in placeflow; it saves "
+                                      "at the end of epochs.")
+        suffix = ".weights.h5" if save_weights_only else ".keras"
+        if not str(filepath).endswith(suffix):
+            raise ValueError(f"When using `save_weights_only={save_weights_only}` in `ModelCheckpoint`, the filepath "
+                             f"provided must end in `{suffix}`. Received: filepath={filepath}")
+        self.filepath, self.verbose = str(filepath), int(verbose)
+        self.save_best_only, self.save_weights_only = bool(save_best_only), bool(save_weights_only)
+        self.best = initial_value_threshold
+
+    def on_epoch_end(self, epoch, logs=None):
+        """Save now (when the monitored value improved, with save_best_only)."""
+        logs = logs or {}
+        path = self.filepath.format(epoch=epoch + 1, **logs)
+        if self.save_best_only:
+            if self.monitor_op is None:
+                self._set_monitor_op()
+            current = logs.get(self.monitor)
+            if current is None:
+                warnings.warn(f"Can save best model only with {self.monitor} available.", stacklevel=2)
+                return
+            if not self._is_improvement(current, self.best):
+                if self.verbose > 0:
+                    print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}")
+                return
+            if self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best} to {current:.5f}, saving model "
+                      f"to {path}")
+            self.best = current
+        elif self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: saving model to {path}")
+        if self.save_weights_only:
+            self.model.save_weights(path, overwrite=True)
+        else:
+            self.model.save(path, overwrite=True)
+
+
 class CallbackList:
     """The callbacks of one fit/evaluate/predict call, called in the order given."""
 

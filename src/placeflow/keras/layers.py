@@ -379,6 +379,12 @@ class Activation(Layer):
 class Flatten(Layer):
     """Reshape [batch, d1, d2, ...] to [batch, d1 * d2 * ...]."""
 
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last"):
+            raise NotImplementedError(f"Flatten(data_format={data_format!r}) is not implemented in placeflow; use "
+                                      f"channels_last.")
+
     def call(self, inputs, training=None):
         size = 1
         for d in inputs.shape[1:]:

@@ -168,6 +168,7 @@ class Model(Layer):
         if loss is None:
             raise ValueError("compile needs a loss, e.g. loss='mse' or loss='sparse_categorical_crossentropy'.")
         self.loss = losses_module.get(loss)
+        self._compiled_loss = loss if isinstance(loss, str) else self.loss.name
         if self.loss.reduction != "sum_over_batch_size":
             raise NotImplementedError(f"fit averages the loss over the global batch (reduction "
                                       f"'sum_over_batch_size'); a loss with reduction={self.loss.reduction!r} is not "
@@ -329,6 +330,29 @@ class Model(Layer):
         values = list(logs.values())
         return values[0] if len(values) == 1 else values
 
+    def save_weights(self, filepath, overwrite=True):
+        """Write the weights to a Keras 3 .weights.h5 file (Keras can read it)."""
+        from . import saving
+        saving.save_weights(self, filepath, overwrite)
+
+    def load_weights(self, filepath, skip_mismatch=False):
+        """Read weights from a .weights.h5 file written by placeflow or Keras 3 (layers matched by name)."""
+        from . import saving
+        saving.load_weights(self, filepath, skip_mismatch)
+
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        """Write a Keras 3 .keras archive (architecture, weights, compile settings) of this model."""
+        if zipped not in (None, True) or kwargs:
+            raise NotImplementedError(f"model.save({', '.join(['zipped'] * (zipped is not None) + list(kwargs))}"
+                                      f"=...) is not implemented in placeflow; it writes zipped .keras files.")
+        from . import saving
+        saving.save_model(self, filepath, overwrite)
+
+    def get_config(self) -> dict:
+        """The architecture as Keras serializes it (Sequential and functional models)."""
+        from . import saving
+        return saving.model_config(self)["config"]
+
     @property
     def metrics(self) -> list:
         """The compiled metrics (Metric objects)."""
@@ -458,6 +482,12 @@ class _Continuing:
                 self._iterator = None
                 return
             yield batch
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # noqa: A002 - Keras's name
+    """A model from a .keras archive written by placeflow or Keras 3."""
+    from . import saving
+    return saving.load_model(filepath, custom_objects, compile, safe_mode)
 
 
 def clone_model(model, input_tensors=None, clone_function=None):
