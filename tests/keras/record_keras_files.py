@@ -7,6 +7,7 @@ Run in a scratch venv with TensorFlow 2.21 (never part of `make test`), from the
    and .keras into tests/keras/fixtures/, and records its predictions on fixed inputs (keras_outputs.json).
 2. placeflow (imported from src/) builds the same models, writes its own files into a scratch directory,
    and real Keras loads them and predicts: the comparison is written to placeflow_files_in_keras.json.
+3. placeflow's TensorBoard callback writes a log that TensorFlow's own event reader must read back.
 """
 
 import json
@@ -27,6 +28,20 @@ import interchange_models  # noqa: E402
 import placeflow  # noqa: E402
 
 FIXTURES = HERE / "fixtures"
+
+
+def _tensorboard_roundtrip() -> bool:
+    model = placeflow.keras.Sequential([placeflow.keras.Input(shape=(1,)), placeflow.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.linspace(-1, 1, 8, dtype=np.float32).reshape(-1, 1)
+    with tempfile.TemporaryDirectory() as scratch:
+        history = model.fit(x, x, epochs=2, verbose=0, callbacks=[placeflow.keras.callbacks.TensorBoard(scratch)])
+        read = []
+        for path in sorted(pathlib.Path(scratch, "train").glob("events.out.tfevents.*")):
+            for event in tf.compat.v1.train.summary_iterator(str(path)):
+                read += [(v.tag, event.step, round(float(tf.make_ndarray(v.tensor) if v.HasField("tensor")
+                                                         else v.simple_value), 5)) for v in event.summary.value]
+    return read == [("epoch_loss", i, round(v, 5)) for i, v in enumerate(history.history["loss"])]
 
 
 def main() -> None:
@@ -51,6 +66,7 @@ def main() -> None:
                 "weights_file": bool(np.allclose(fresh.predict(x, verbose=0), outputs[name], atol=1e-5)),
                 "keras_file": bool(np.allclose(loaded.predict(x, verbose=0), outputs[name], atol=1e-5)),
             }
+    report["tensorboard_log_read_by_tensorflow"] = _tensorboard_roundtrip()
     (FIXTURES / "keras_outputs.json").write_text(json.dumps(outputs, indent=1) + "\n")
     (FIXTURES / "placeflow_files_in_keras.json").write_text(json.dumps(report, indent=1, sort_keys=True) + "\n")
     print(json.dumps(report, indent=1, sort_keys=True))

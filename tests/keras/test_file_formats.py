@@ -46,6 +46,7 @@ def test_keras_reads_what_placeflow_writes():
     report = json.loads((FIXTURES / "placeflow_files_in_keras.json").read_text())
     assert set(report["models"]) == set(interchange_models.MODELS)
     assert all(entry == {"keras_file": True, "weights_file": True} for entry in report["models"].values())
+    assert report["tensorboard_log_read_by_tensorflow"] is True
 
 
 def test_placeflow_round_trips_its_own_files(tmp_path, make_context):
@@ -91,3 +92,40 @@ def test_model_checkpoint_saves_the_best_epochs(tmp_path, make_context):
     assert sorted(p.name for p in tmp_path.glob("all-*")) == [f"all-0{i}.keras" for i in range(1, 5)]
     with pytest.raises(ValueError, match="must end in `.weights.h5`"):
         tf.keras.callbacks.ModelCheckpoint("x.keras", save_weights_only=True)
+
+
+def _scalars(directory):
+    """{tag: [(step, value)]} from the TensorBoard event files in `directory` (TFRecord framing, Event protos)."""
+    import struct
+    from tensorboardX.proto import event_pb2
+    found = {}
+    for path in sorted(pathlib.Path(directory).glob("events.out.tfevents.*")):
+        data = path.read_bytes()
+        position = 0
+        while position < len(data):
+            (length,) = struct.unpack("<Q", data[position:position + 8])
+            record = data[position + 12:position + 12 + length]
+            position += 12 + length + 4
+            event = event_pb2.Event.FromString(record)
+            for value in event.summary.value:
+                number = value.simple_value if value.HasField("simple_value") else float(
+                    np.frombuffer(value.tensor.tensor_content, np.float32)[0]) if value.tensor.tensor_content else \
+                    value.tensor.float_val[0]
+                found.setdefault(value.tag, []).append((event.step, round(number, 5)))
+    return found
+
+
+def test_tensorboard_writes_epoch_scalars_for_training_and_validation(tmp_path, make_context):
+    pytest.importorskip("tensorboardX")
+    make_context(PLACEFLOW_SIMULATED_GPUS="1")
+    model = tf.keras.Sequential([tf.keras.Input(shape=(1,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    x = np.linspace(-1, 1, 16, dtype=np.float32).reshape(-1, 1)
+    history = model.fit(x, 2 * x, batch_size=4, epochs=3, verbose=0, validation_split=0.25,
+                        callbacks=[tf.keras.callbacks.TensorBoard(str(tmp_path))])
+    train, validation = _scalars(tmp_path / "train"), _scalars(tmp_path / "validation")
+    assert sorted(train) == ["epoch_loss", "epoch_mae"] and sorted(validation) == ["epoch_loss", "epoch_mae"]
+    assert train["epoch_loss"] == [(i, round(v, 5)) for i, v in enumerate(history.history["loss"])]
+    assert validation["epoch_mae"] == [(i, round(v, 5)) for i, v in enumerate(history.history["val_mae"])]
+    with pytest.raises(NotImplementedError, match="histogram_freq"):
+        tf.keras.callbacks.TensorBoard(str(tmp_path), histogram_freq=1)

@@ -313,6 +313,52 @@ class ModelCheckpoint(MonitorCallback):
             self.model.save(path, overwrite=True)
 
 
+class TensorBoard(Callback):
+    """Write each epoch's logs as TensorBoard scalars (`epoch_<name>`) under log_dir/train and
+    log_dir/validation (val_ logs), as Keras 3 does, through tensorboardX's event writer (the `keras`
+    extra). Graphs, histograms, images, profiles and embeddings are not written."""
+
+    def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
+                 write_steps_per_second=False, update_freq="epoch", profile_batch=0, embeddings_freq=0,
+                 embeddings_metadata=None):
+        super().__init__()
+        unsupported = {"histogram_freq": histogram_freq, "write_images": write_images,
+                       "write_steps_per_second": write_steps_per_second, "profile_batch": profile_batch,
+                       "embeddings_freq": embeddings_freq, "embeddings_metadata": embeddings_metadata}
+        given = sorted(k for k, v in unsupported.items() if v)
+        if given or update_freq != "epoch":
+            raise NotImplementedError(f"TensorBoard({', '.join(given + ['update_freq'] * (update_freq != 'epoch'))}) "
+                                      f"is not implemented in placeflow: it writes epoch scalars only.")
+        try:
+            import tensorboardX
+        except ImportError:
+            raise ImportError("The TensorBoard callback writes event files with tensorboardX: pip install "
+                              "'placeflow[keras]' (or pip install tensorboardX).") from None
+        self._writer_class = tensorboardX.SummaryWriter
+        self.log_dir, self.write_graph = str(log_dir), bool(write_graph)
+        self._writers: dict = {}
+
+    def _writer(self, kind):
+        if kind not in self._writers:
+            import os
+            self._writers[kind] = self._writer_class(os.path.join(self.log_dir, kind))
+        return self._writers[kind]
+
+    def on_epoch_end(self, epoch, logs=None):
+        """Write the epoch's scalars."""
+        for name, value in (logs or {}).items():
+            kind, tag = ("validation", name[4:]) if name.startswith("val_") else ("train", name)
+            self._writer(kind).add_scalar(f"epoch_{tag}", float(value), epoch)
+        for writer in self._writers.values():
+            writer.flush()
+
+    def on_train_end(self, logs=None):
+        """Close the event files."""
+        for writer in self._writers.values():
+            writer.close()
+        self._writers = {}
+
+
 class CallbackList:
     """The callbacks of one fit/evaluate/predict call, called in the order given."""
 
