@@ -2553,3 +2553,21 @@ def case_keras_lstm_model_trains(tf, env):
     y = np.array([[1.0], [-1.0], [0.5], [0.0], [0.25], [-0.5]], np.float32)
     history = model.fit(x, y, batch_size=3, epochs=3, shuffle=False, verbose=0)
     return [round(v, 5) for v in history.history["loss"]]
+
+
+def case_keras_small_cnn_synchronized_batch_norm_mirrored(tf, env):
+    L = tf.keras.layers
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input(shape=(5, 5, 2)), L.Conv2D(3, 3, activation="relu"),
+                                     L.MaxPooling2D(), L.BatchNormalization(synchronized=True), L.Flatten(),
+                                     L.Dense(2)])
+        model.set_weights([_seeded((3, 3, 2, 3)), np.array([0.1, -0.1, 0.05], np.float32),
+                           np.ones(3, np.float32), np.zeros(3, np.float32), np.zeros(3, np.float32),
+                           np.ones(3, np.float32), _seeded((3, 2), offset=2), np.zeros(2, np.float32)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss=tf.keras.losses.SparseCategoricalCrossentropy(
+            from_logits=True), metrics=["accuracy"])
+    x, y = _cnn_data()
+    history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+    return [{k: [round(v, 5) for v in vals] for k, vals in sorted(history.history.items())},
+            _rl(model.layers[2].moving_mean), _rl(model.layers[2].moving_variance)]

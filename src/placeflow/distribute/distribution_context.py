@@ -162,9 +162,20 @@ class ReplicaContext:
         return self._coordinator.merge_call(self._replica_id, merge_fn, args, kwargs)
 
     def all_reduce(self, reduce_op, value):
-        """`value` (a tensor or a structure of them) reduced over all replicas (SUM or MEAN), in every replica."""
+        """`value` (a tensor or a structure of them) reduced over all replicas (SUM or MEAN), in every replica.
+        Differentiable: the gradient of each replica's input is the same reduction of every replica's
+        upstream gradient (as TensorFlow's)."""
+        from ..api.custom_gradient import custom_gradient
         from ..framework.nest import flatten, pack_as
 
         def merge(strategy, *per_replica):
             return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in per_replica])
-        return pack_as(value, list(self.merge_call(merge, args=tuple(flatten(value)))))
+
+        @custom_gradient
+        def reduce(*tensors):
+            outputs = list(self.merge_call(merge, args=tensors))
+
+            def gradient(*upstream):
+                return self.all_reduce(reduce_op, list(upstream))
+            return outputs, gradient
+        return pack_as(value, list(reduce(*flatten(value))))

@@ -23,15 +23,14 @@ class BatchNormalization(Layer):
     """Normalize with the batch's statistics while training (updating moving averages by `momentum`) and
     with the moving averages otherwise; then scale by gamma and shift by beta. Under a strategy each
     replica updates its own copy of the moving averages with its own batch (as Keras 3 on TensorFlow:
-    the variables' aggregation is NONE), and reading them gives the first replica's."""
+    the variables' aggregation is NONE), and reading them gives the first replica's; with
+    synchronized=True the statistics are those of the global batch (sums all-reduced over replicas)."""
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
                  gamma_initializer="ones", moving_mean_initializer="zeros", moving_variance_initializer="ones",
                  synchronized=False, **kwargs):
         super().__init__(**kwargs)
-        if synchronized:
-            raise NotImplementedError("BatchNormalization(synchronized=True) is not implemented in placeflow yet: "
-                                      "each replica normalizes with its own batch statistics.")
+        self.synchronized = bool(synchronized)
         self.axis, self.momentum, self.epsilon = axis, float(momentum), float(epsilon)
         self.center, self.scale = bool(center), bool(scale)
         self._initializers = [initializers.get(i) for i in (beta_initializer, gamma_initializer,
@@ -55,7 +54,7 @@ class BatchNormalization(Layer):
         reduce_axes = [a for a in range(rank) if a not in self._kept]
         shape = _broadcast_shape(rank, self._kept)
         if training and self.trainable:
-            mean, variance = nn.moments(inputs, reduce_axes)
+            mean, variance = self._moments(inputs, reduce_axes)
             keep = 1.0 - self.momentum
             self.moving_mean.assign(self.moving_mean * self.momentum + mean * keep)
             self.moving_variance.assign(self.moving_variance * self.momentum + variance * keep)
@@ -68,6 +67,19 @@ class BatchNormalization(Layer):
         if self.center:
             offset = offset + self.beta
         return inputs * array_ops.reshape(inverse, shape) + array_ops.reshape(offset, shape)
+
+
+    def _moments(self, inputs, axes):
+        from ..distribute import distribution_context
+        from ..distribute.reduce_op import ReduceOp
+        context = distribution_context.get_replica_context() if self.synchronized else None
+        if context is None or context.num_replicas_in_sync == 1:
+            return nn.moments(inputs, axes)
+        total, squares, count = context.all_reduce(ReduceOp.SUM, [
+            math_ops.reduce_sum(inputs, axis=axes), math_ops.reduce_sum(math_ops.square(inputs), axis=axes),
+            math_ops.reduce_sum(array_ops.ones_like(inputs), axis=axes)])
+        mean = total / count
+        return mean, squares / count - math_ops.square(mean)
 
 
 class LayerNormalization(Layer):
