@@ -17,10 +17,16 @@ def outcome(fn, tf, env):
     return {"value": _plain(value)}
 
 
-def run_all(module, tf, env, single_env=None) -> dict:
-    """The outcome of every case, by name (cases marked single_replica_reference run in `single_env`)."""
-    return {name: outcome(fn, tf, single_env if getattr(fn, "single_replica_reference", False) else env)
-            for name, fn in cases(module).items()}
+def run_all(module, tf, env, single_env=None, isolated_runner=None) -> dict:
+    """The outcome of every case, by name (cases marked single_replica_reference run in `single_env`; cases
+    marked isolated run through `isolated_runner(name)` when one is given, e.g. in a fresh process)."""
+    results = {}
+    for name, fn in cases(module).items():
+        if isolated_runner is not None and getattr(fn, "isolated", False):
+            results[name] = isolated_runner(name)
+        else:
+            results[name] = outcome(fn, tf, single_env if getattr(fn, "single_replica_reference", False) else env)
+    return results
 
 
 def _plain(value):

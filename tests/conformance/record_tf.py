@@ -21,7 +21,19 @@ from harness import run_all  # noqa: E402
 cpu = tf.config.list_physical_devices("CPU")[0]
 tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
 env = types.SimpleNamespace(devices=["/cpu:0", "/cpu:1"])
-results = run_all(programs, tf, env, types.SimpleNamespace(devices=["/cpu:0"]))
+def run_isolated(name):
+    """One case in a fresh Python with TensorFlow set up as here."""
+    import subprocess
+    code = ("import json, sys, types; sys.path.insert(0, %r); import tensorflow as tf; import programs; "
+            "from harness import cases, outcome; cpu = tf.config.list_physical_devices('CPU')[0]; "
+            "tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2); "
+            "print(json.dumps(outcome(cases(programs)[%r], tf, types.SimpleNamespace(devices=['/cpu:0', '/cpu:1']))))"
+            % (str(pathlib.Path(__file__).parent), name))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+results = run_all(programs, tf, env, types.SimpleNamespace(devices=["/cpu:0"]), run_isolated)
 path = pathlib.Path(__file__).with_name("tf_2_21.json")
 path.write_text(json.dumps({"tensorflow": tf.__version__, "results": results}, indent=1, sort_keys=True) + "\n")
 print(f"recorded {len(results)} cases from TensorFlow {tf.__version__} into {path}")

@@ -7,18 +7,21 @@ the one-line-per-epoch form (no '\r' redraws in logs).
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import sys
 import time
 
-try:
-    from tqdm.auto import tqdm as _tqdm
-except ImportError:  # optional: placeflow[keras] installs it
-    _tqdm = None
-
 
 def has_tqdm() -> bool:
-    """Whether live progress bars are available."""
-    return _tqdm is not None
+    """Whether live progress bars are available (tqdm, from placeflow[keras], is imported only to draw one)."""
+    return importlib.util.find_spec("tqdm") is not None
+
+
+@functools.lru_cache(maxsize=1)
+def _tqdm_class():
+    from tqdm.auto import tqdm
+    return tqdm
 
 
 def _interactive() -> bool:
@@ -43,8 +46,8 @@ class EpochProgress:
         self._bar = None
         if self.verbose >= 1 and epochs:
             print(f"Epoch {epoch}/{epochs}", file=sys.stdout, flush=True)
-        if self.verbose == 1 and _tqdm is not None and _interactive():
-            self._bar = _tqdm(total=total, unit="step", file=sys.stdout, leave=True, dynamic_ncols=True,
+        if self.verbose == 1 and _interactive() and has_tqdm():
+            self._bar = _tqdm_class()(total=total, unit="step", file=sys.stdout, leave=True, dynamic_ncols=True,
                               mininterval=0.2, bar_format="{n_fmt}/{total_fmt} [{bar:30}] - {elapsed} {postfix}")
 
     def update(self, values: dict) -> None:

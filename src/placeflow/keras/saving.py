@@ -275,7 +275,8 @@ def _compile_config(model):
         return None
     return {"optimizer": {"module": "keras.optimizers", "class_name": type(model.optimizer).__name__,
                           "config": _optimizer_config(model.optimizer), "registered_name": None},
-            "loss": getattr(model, "_compiled_loss", model.loss.name), "metrics": [m.name for m in model._metric_fns] or None,
+            "loss": getattr(model, "_compiled_loss", model.loss.name),
+            "metrics": [m.name for m in model._metric_fns] or None,
             "loss_weights": None, "weighted_metrics": None, "run_eagerly": False, "steps_per_execution": 1,
             "jit_compile": False}
 
