@@ -2579,3 +2579,41 @@ def case_keras_small_cnn_synchronized_batch_norm_mirrored(tf, env):
     history = model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
     return [{k: [round(v, 5) for v in vals] for k, vals in sorted(history.history.items())},
             _rl(model.layers[2].moving_mean), _rl(model.layers[2].moving_variance)]
+
+
+# -- Keras models of several inputs (issue 17) --------------------------------------------------------------
+def _two_input_model(tf):
+    a = tf.keras.Input(shape=(2,), name="a")
+    b = tf.keras.Input(shape=(3,), name="b")
+    out = tf.keras.layers.Dense(1, name="out")(tf.keras.layers.Concatenate(name="cat")([a, b]))
+    model = tf.keras.Model({"a": a, "b": b}, out)
+    model.set_weights([np.array([[0.1], [0.2], [-0.3], [0.4], [0.5]], np.float32), np.zeros(1, np.float32)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    return model
+
+
+def case_keras_fit_with_dict_inputs(tf, env):
+    model = _two_input_model(tf)
+    xa = np.linspace(-1, 1, 8, dtype=np.float32).reshape(4, 2)
+    xb = np.linspace(0, 2, 12, dtype=np.float32).reshape(4, 3)
+    y = np.array([[1.0], [0.0], [2.0], [-1.0]], np.float32)
+    history = model.fit({"a": xa, "b": xb}, y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+    return [[round(v, 5) for v in history.history["loss"]],
+            np.round(model.predict({"a": xa, "b": xb}, verbose=0), 5).ravel().tolist()]
+
+
+@isolated
+def case_keras_fit_with_list_inputs_mirrored(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        a = tf.keras.Input(shape=(2,))
+        b = tf.keras.Input(shape=(3,))
+        out = tf.keras.layers.Dense(1)(tf.keras.layers.Concatenate()([a, b]))
+        model = tf.keras.Model([a, b], out)
+        model.set_weights([np.array([[0.1], [0.2], [-0.3], [0.4], [0.5]], np.float32), np.zeros(1, np.float32)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    xa = np.linspace(-1, 1, 8, dtype=np.float32).reshape(4, 2)
+    xb = np.linspace(0, 2, 12, dtype=np.float32).reshape(4, 3)
+    y = np.array([[1.0], [0.0], [2.0], [-1.0]], np.float32)
+    history = model.fit([xa, xb], y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+    return [round(v, 5) for v in history.history["loss"]]

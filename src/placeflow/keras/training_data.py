@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..framework import nest
+
 from ..data.dataset import Dataset
 from ..distribute.input_lib import DistributedDataset
 
@@ -12,32 +14,35 @@ class HostBatches:
     """Batches of host arrays (x, y) or x alone, reshuffled per epoch when asked (seeded)."""
 
     def __init__(self, x, y=None, batch_size=32, shuffle=False, seed=None, sample_weight=None):
-        self.x = _host(x)
-        self.y = None if y is None else _host(y)
+        self.x = _host_structure(x)  # an array, or a list/tuple/dict of arrays (a model's several inputs)
+        self.y = None if y is None else _host_structure(y)
         self.sample_weight = None if sample_weight is None else _host(sample_weight).astype(np.float32)
-        for name, other in (("y", self.y), ("sample_weight", self.sample_weight)):
-            if other is not None and len(other) != len(self.x):
-                raise ValueError(f"Data cardinality is ambiguous: x sizes: {len(self.x)}, {name} sizes: "
-                                 f"{len(other)}. Make sure all arrays contain the same number of samples.")
+        sizes = {name: sorted({len(a) for a in nest.flatten(part)}) for name, part in
+                 (("x", self.x), ("y", self.y), ("sample_weight", self.sample_weight)) if part is not None}
+        if len({size for found in sizes.values() for size in found}) > 1:
+            described = ", ".join(f"{name} sizes: {', '.join(map(str, found))}" for name, found in sizes.items())
+            raise ValueError(f"Data cardinality is ambiguous: {described}. Make sure all arrays contain the same "
+                             f"number of samples.")
+        self._rows = len(nest.flatten(self.x)[0])
         self.batch_size = int(batch_size or 32)
         self.shuffle = shuffle
         self._rng = np.random.default_rng(seed)
 
     def __len__(self) -> int:
-        return -(-len(self.x) // self.batch_size)
+        return -(-self._rows // self.batch_size)
 
     def _make_iterator(self):
-        count = len(self.x)
+        count = self._rows
         order = self._rng.permutation(count) if self.shuffle else None
         for start in range(0, count, self.batch_size):
             rows = slice(start, start + self.batch_size) if order is None else order[start:start + self.batch_size]
-            xb = self.x[rows]
+            xb = _rows(self.x, rows)
             if self.y is None:
                 yield xb
             elif self.sample_weight is None:
-                yield xb, self.y[rows]
+                yield xb, _rows(self.y, rows)
             else:
-                yield xb, self.y[rows], self.sample_weight[rows]
+                yield xb, _rows(self.y, rows), self.sample_weight[rows]
 
 
 class DatasetBatches:
@@ -132,6 +137,30 @@ def rows_of(batch) -> int:
     from ..framework.nest import flatten
     first = flatten(batch)[0]
     return sum(int(part.shape[0]) for part in local_results(first))
+
+
+def _host_structure(value):
+    """Arrays of a structure of inputs (lists and tuples of several inputs stay lists; dicts stay dicts)."""
+    if isinstance(value, dict):
+        return {k: _host(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and value and all(hasattr(v, "shape") or isinstance(v, (list, np.ndarray))
+                                                          for v in value) and _several_inputs(value):
+        return tuple(_host(v) for v in value)
+    return _host(value)
+
+
+def _several_inputs(value) -> bool:
+    """A list of arrays of different shapes (or of arrays at all) is several inputs; a nested list of numbers
+    is one array."""
+    return all(hasattr(v, "shape") for v in value)
+
+
+def _rows(structure, rows):
+    if isinstance(structure, dict):
+        return {k: v[rows] for k, v in structure.items()}
+    if isinstance(structure, tuple):
+        return tuple(v[rows] for v in structure)
+    return structure[rows]
 
 
 def _host(value):
