@@ -52,10 +52,27 @@ def embedding(tf):
     return _set(model)
 
 
-MODELS = {"cnn": cnn, "functional": functional, "recurrent": recurrent, "embedding": embedding}
+def assorted(tf):
+    L = tf.keras.layers
+    x = tf.keras.Input(shape=(8, 2), name="signal")
+    scaled = L.Rescaling(0.5, offset=0.1, name="scale")(x)
+    conv = L.Conv1D(3, 3, padding="same", activation="relu", name="conv1d")(scaled)
+    pooled = L.MaxPooling1D(2, name="pool1d")(conv)
+    averaged = L.AveragePooling1D(2, name="avg1d")(conv)
+    summed = L.Add(name="add")([pooled, averaged])
+    product = L.Multiply(name="mul")([summed, pooled])
+    reshaped = L.Reshape((12,), name="reshape")(product)
+    normed = L.Normalization(mean=0.2, variance=2.0, name="normalize")(reshaped)
+    hidden = L.Dense(4, activation="gelu", name="hidden")(normed)
+    out = L.Dense(1, activation="sigmoid", name="out")(L.Dropout(0.3, name="drop")(hidden))
+    return _set(tf.keras.Model(x, out, name="assorted_net"))
+
+
+MODELS = {"cnn": cnn, "functional": functional, "recurrent": recurrent, "embedding": embedding, "assorted": assorted}
 INPUTS = {
     "cnn": (np.arange(2 * 6 * 6 * 2, dtype=np.float32).reshape(2, 6, 6, 2) % 9 - 4.0) / 4.0,
     "functional": np.array([[1.0, -0.5, 2.0], [0.25, 0.5, -1.0]], np.float32),
     "recurrent": (np.arange(2 * 4 * 3, dtype=np.float32).reshape(2, 4, 3) % 5 - 2.0) / 2.0,
     "embedding": np.array([[1, 2, 3, 4, 5], [9, 0, 9, 0, 1]], np.int32),
+    "assorted": (np.arange(2 * 8 * 2, dtype=np.float32).reshape(2, 8, 2) % 7 - 3.0) / 3.0,
 }

@@ -133,17 +133,20 @@ class Normalization(Layer):
     def build(self, input_shape) -> None:
         self._kept = _axes(self.axis, len(input_shape))
         shape = tuple(int(input_shape[a]) for a in self._kept)
+        if self._given is not None:  # given statistics are constants, not weights (as Keras 3)
+            self.mean = convert_to_tensor(np.broadcast_to(self._given[0], shape).astype(np.float32))
+            self.variance = convert_to_tensor(np.broadcast_to(self._given[1], shape).astype(np.float32))
+            return
         self.mean = self.add_weight("mean", shape, "zeros", trainable=False)
         self.variance = self.add_weight("variance", shape, "ones", trainable=False)
         self.count = self.add_weight("count", (), "zeros", trainable=False, dtype="int64")  # kept 0, as Keras 3
-        if self._given is not None:
-            self.mean.assign(np.broadcast_to(self._given[0], shape))
-            self.variance.assign(np.broadcast_to(self._given[1], shape))
 
     def adapt(self, data, batch_size=None, steps=None) -> None:
         """Learn the mean and variance of `data` (an array, a tensor or a dataset of batches)."""
         if steps is not None:
             raise NotImplementedError("Normalization.adapt(steps=...) is not implemented in placeflow.")
+        if self._given is not None:
+            raise ValueError("This Normalization layer was given its mean and variance; it cannot adapt.")
         if hasattr(data, "_make_iterator"):
             batches = [np.asarray(b[0] if isinstance(b, tuple) else b, np.float64) for b in data.as_numpy_iterator()]
             values = np.concatenate(batches, axis=0)
@@ -160,5 +163,6 @@ class Normalization(Layer):
         if inputs.dtype != self.dtype:
             inputs = math_ops.cast(inputs, self.dtype)
         shape = _broadcast_shape(len(inputs.shape), self._kept)
-        denominator = math_ops.maximum(math_ops.sqrt(self.variance.read_value()), 1e-7)
+        variance = self.variance.read_value() if hasattr(self.variance, "read_value") else self.variance
+        denominator = math_ops.maximum(math_ops.sqrt(variance), 1e-7)
         return (inputs - array_ops.reshape(self.mean, shape)) / array_ops.reshape(denominator, shape)
