@@ -2617,3 +2617,48 @@ def case_keras_fit_with_list_inputs_mirrored(tf, env):
     y = np.array([[1.0], [0.0], [2.0], [-1.0]], np.float32)
     history = model.fit([xa, xb], y, batch_size=4, epochs=2, shuffle=False, verbose=0)
     return [round(v, 5) for v in history.history["loss"]]
+
+
+# -- loops read the variables they (or branches and loops inside them) write, each iteration ---------------
+def case_nested_loops_writing_a_variable_the_outer_loop_reads(tf, env):
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f():
+        def outer(i, total):
+            def inner(j):
+                v.assign_add(1.0)
+                return [j + 1]
+            tf.while_loop(lambda j: j < 2, inner, [0])
+            return i + 1, total + v.read_value()
+        return tf.while_loop(lambda i, t: i < 3, outer, [0, tf.constant(0.0)])[1]
+
+    return [float(f()), float(v)]
+
+
+def case_cond_inside_a_loop_writing_a_variable(tf, env):
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def f():
+        def body(i, total):
+            tf.cond(i % 2 == 0, lambda: v.assign_add(1.0), lambda: v.assign_add(10.0))
+            return i + 1, total + v * 1.0
+        return tf.while_loop(lambda i, t: i < 4, body, [0, tf.constant(0.0)])[1]
+
+    return [float(f()), float(v)]
+
+
+def case_autograph_loop_reading_a_variable_it_writes_in_a_branch(tf, env):
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(n):
+        total = tf.constant(0.0)
+        for i in tf.range(n):
+            if i % 2 == 0:
+                v.assign(v * 2.0)
+            total += v
+        return total
+
+    return [float(f(tf.constant(5))), float(v)]

@@ -69,6 +69,9 @@ class BodyGraph(FuncGraph):
         inputs = [self.capture(t) if t.op.graph is not self else t for t in inputs]
         if resource is not None and op_type != "ReadVariableOp":
             self.written.add(id(resource))
+        for value in (attrs or {}).values():  # a nested branch or loop writes what its bodies write
+            if isinstance(value, Body):
+                self.written |= value.graph.written
         return super().create_op(op_type, inputs, attrs, dtype, name, outputs, resource)
 
 
