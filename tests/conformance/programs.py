@@ -2662,3 +2662,22 @@ def case_autograph_loop_reading_a_variable_it_writes_in_a_branch(tf, env):
         return total
 
     return [float(f(tf.constant(5))), float(v)]
+
+
+@isolated
+def case_keras_metric_updated_in_each_replica(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        accuracy = tf.keras.metrics.SparseCategoricalAccuracy()
+        mean = tf.keras.metrics.Mean()
+
+    @tf.function
+    def step(y, logits):
+        accuracy.update_state(y, logits)
+        mean.update_state(tf.reduce_sum(logits, axis=1))
+
+    ds = tf.data.Dataset.from_tensor_slices((np.array([0, 1, 1, 0]), np.array(
+        [[2.0, 0.5], [0.1, 0.3], [0.9, 0.3], [0.2, 0.1]], np.float32))).batch(4)
+    for y, logits in strategy.experimental_distribute_dataset(ds):
+        strategy.run(step, args=(y, logits))
+    return [round(float(accuracy.result()), 5), round(float(mean.result()), 5)]

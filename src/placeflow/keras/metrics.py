@@ -16,6 +16,9 @@ import threading
 import numpy as np
 
 from ..api import array_ops, math_ops
+from ..api.device import device as device_scope
+from ..distribute import distribution_context
+from ..distribute.values import local_results
 from ..eager.convert import convert_to_tensor
 from ..eager.variables import Variable
 from ..framework import dtypes, graph_mode
@@ -113,7 +116,16 @@ def mean_absolute_error(y_true, y_pred):
 # -- stateful metrics ------------------------------------------------------------------------------------------
 
 class Metric:
-    """Base: subclasses give their state's shapes, one batch's sums, and the result of any sums."""
+    """Base: subclasses give their state's shapes, one batch's sums, and the result of any sums.
+
+    The state variables are made when the metric is (so under `strategy.scope()` they are mirrored): inside
+    `strategy.run` each replica adds to its own copy and `result()` adds the copies up (TensorFlow's
+    sync-on-read SUM variables); outside it, updates go to the first copy only."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__:
+            cls.__init__ = _builds_state(cls.__dict__["__init__"])
 
     def __init__(self, name=None, dtype=None):
         self.name = name or _unique_name(_snake(type(self).__name__))
@@ -140,12 +152,14 @@ class Metric:
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         """Add one batch to the state."""
+        per_replica = _inside_replicas()
         for variable, value in zip(self.variables, self._batch_state(y_true, y_pred, sample_weight)):
-            variable.assign_add(math_ops.cast(value, dtypes.float32))
+            target = variable if per_replica else local_results(variable)[0]
+            target.assign_add(math_ops.cast(value, dtypes.float32))
 
     def result(self):
-        """The metric over everything added since the last reset."""
-        return self._result_from([v.read_value() for v in self.variables])
+        """The metric over everything added since the last reset (every replica's part, added up)."""
+        return self._result_from([_total(v) for v in self.variables])
 
     def reset_state(self):
         """Forget everything added."""
@@ -162,6 +176,36 @@ class Metric:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}>"
+
+
+def _builds_state(init):
+    def wrapper(self, *args, **kwargs):
+        outermost = "_building" not in self.__dict__
+        self.__dict__.setdefault("_building", True)
+        init(self, *args, **kwargs)
+        if outermost:
+            del self.__dict__["_building"]
+            self.variables  # noqa: B018 - made now, in the caller's (cross-replica) context
+    wrapper.__doc__, wrapper.__name__ = init.__doc__, init.__name__
+    return wrapper
+
+
+Metric.__init__ = _builds_state(Metric.__init__)
+
+
+def _inside_replicas() -> bool:
+    """Whether this runs in one of several replicas (strategy.run): each then updates its own copy."""
+    replica = distribution_context.get_replica_context()
+    return replica is not None and replica.num_replicas_in_sync > 1
+
+
+def _total(variable):
+    """A state variable's value: the sum of its replicas' copies (read in cross-replica context)."""
+    parts = local_results(variable)
+    if len(parts) == 1 or _inside_replicas():
+        return variable.read_value()
+    with device_scope(parts[0].device):
+        return math_ops.add_n([math_ops.identity(part.read_value()) for part in parts])
 
 
 def _weights(sample_weight, values):
