@@ -2681,3 +2681,29 @@ def case_keras_metric_updated_in_each_replica(tf, env):
     for y, logits in strategy.experimental_distribute_dataset(ds):
         strategy.run(step, args=(y, logits))
     return [round(float(accuracy.result()), 5), round(float(mean.result()), 5)]
+
+
+@isolated
+def case_distribute_datasets_from_function_shards_by_input_context(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    seen = []
+
+    def dataset_fn(context):
+        seen.append([context.num_input_pipelines, context.input_pipeline_id, context.num_replicas_in_sync,
+                     context.get_per_replica_batch_size(4)])
+        ds = tf.data.Dataset.range(8).shard(context.num_input_pipelines, context.input_pipeline_id)
+        return ds.batch(context.get_per_replica_batch_size(4))
+
+    batches = []
+    for batch in strategy.distribute_datasets_from_function(dataset_fn):
+        batches.append([part.numpy().tolist() for part in strategy.experimental_local_results(batch)])
+    return [seen, batches]
+
+
+def case_keras_summary_mentions_every_layer_and_the_parameter_count(tf, env):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), tf.keras.layers.Dense(3, name="first"),
+                                 tf.keras.layers.Dense(2, name="second")], name="tiny")
+    lines = []
+    model.summary(print_fn=lines.append)
+    text = "\n".join(lines)
+    return ["tiny" in text, "first" in text and "second" in text, "23" in text, model.count_params()]
