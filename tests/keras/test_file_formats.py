@@ -52,12 +52,14 @@ def test_keras_reads_what_placeflow_writes():
 def test_placeflow_round_trips_its_own_files(tmp_path, make_context):
     make_context(PLACEFLOW_SIMULATED_GPUS="1")
     model = interchange_models.cnn(tf)
+    model.compile(optimizer="adam", loss="mse", metrics=["mae", tf.keras.metrics.Precision(name="p")])
     x = interchange_models.INPUTS["cnn"]
     model.save(tmp_path / "m.keras")
     model.save_weights(tmp_path / "m.weights.h5")
     again = tf.keras.models.load_model(tmp_path / "m.keras")
     np.testing.assert_allclose(again.predict(x, verbose=0), model.predict(x, verbose=0), rtol=1e-6)
     assert type(again.optimizer).__name__ == "Adam" and again.loss.name == "mean_squared_error"  # compiled 'mse'
+    assert [m.name for m in again.metrics] == ["mae", "p"]
     fresh = _zeroed(interchange_models.cnn(tf))
     fresh.load_weights(tmp_path / "m.weights.h5")
     np.testing.assert_allclose(fresh.predict(x, verbose=0), model.predict(x, verbose=0), rtol=1e-6)

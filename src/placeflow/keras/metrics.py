@@ -10,6 +10,7 @@ cross-entropy, binary accuracy (threshold 0.5) otherwise.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 
@@ -179,6 +180,7 @@ class Metric:
 
 
 def _builds_state(init):
+    @functools.wraps(init)
     def wrapper(self, *args, **kwargs):
         outermost = "_building" not in self.__dict__
         self.__dict__.setdefault("_building", True)
@@ -186,7 +188,6 @@ def _builds_state(init):
         if outermost:
             del self.__dict__["_building"]
             self.variables  # noqa: B018 - made now, in the caller's (cross-replica) context
-    wrapper.__doc__, wrapper.__name__ = init.__doc__, init.__name__
     return wrapper
 
 

@@ -174,6 +174,7 @@ class Model(Layer):
                                       f"'sum_over_batch_size'); a loss with reduction={self.loss.reduction!r} is not "
                                       f"implemented in training.")
         self._metric_fns = [metrics_module.resolve(m, self.loss) for m in (metrics or [])]
+        self._compiled_metrics = list(metrics or [])
         self._state_sizes = [len(m._state_shapes()) for m in self._metric_fns]
         self.run_eagerly = bool(run_eagerly)
         self._functions = {}

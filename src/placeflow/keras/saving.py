@@ -276,9 +276,32 @@ def _compile_config(model):
     return {"optimizer": {"module": "keras.optimizers", "class_name": type(model.optimizer).__name__,
                           "config": _optimizer_config(model.optimizer), "registered_name": None},
             "loss": getattr(model, "_compiled_loss", model.loss.name),
-            "metrics": [m.name for m in model._metric_fns] or None,
+            "metrics": [_metric_entry(m) for m in getattr(model, "_compiled_metrics", [])] or None,
             "loss_weights": None, "weighted_metrics": None, "run_eagerly": False, "steps_per_execution": 1,
             "jit_compile": False}
+
+
+def _metric_entry(metric):
+    """A compiled metric as Keras's compile_config holds it: its name string, or its class and config."""
+    if isinstance(metric, str):
+        return metric
+    if callable(metric) and not hasattr(metric, "_batch_state"):
+        raise NotImplementedError(f"model.save cannot write the metric function {metric!r} (Keras would need its "
+                                  f"code); compile with a metric name or a keras.metrics object.")
+    return {"module": "keras.metrics", "class_name": type(metric).__name__, "config": metric.get_config(),
+            "registered_name": None}
+
+
+def _metric_from(entry):
+    if not isinstance(entry, dict):
+        return entry
+    from . import metrics
+    cls = getattr(metrics, entry.get("class_name", ""), None)
+    if cls is None:
+        raise NotImplementedError(f"placeflow has no Keras metric {entry.get('class_name')!r}; load with "
+                                  f"compile=False and compile the model yourself.")
+    accepted = inspect.signature(cls.__init__).parameters
+    return cls(**{k: v for k, v in entry.get("config", {}).items() if k in accepted})
 
 
 def _optimizer_config(optimizer) -> dict:
@@ -415,4 +438,6 @@ def _compile_from(model, config) -> None:
     if isinstance(loss, dict):
         raise NotImplementedError("Loading a serialized loss object is not implemented; load with compile=False and "
                                   "compile the model yourself.")
-    model.compile(optimizer=optimizer, loss=loss, metrics=config.get("metrics"))
+    metrics = config.get("metrics")
+    model.compile(optimizer=optimizer, loss=loss, metrics=None if metrics is None else
+                  [_metric_from(m) for m in metrics])
