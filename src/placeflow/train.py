@@ -5,6 +5,7 @@ Eagerly (and in `function`) they are the Keras optimizers; while a TF1 graph is 
 
 from __future__ import annotations
 
+from .distribute.cluster import ClusterSpec  # noqa: F401
 from .framework import graph_mode
 from .graph import v1_train
 from .graph.saver import Saver, latest_checkpoint  # noqa: F401

@@ -9,6 +9,9 @@ itself departs from its single-device numbers (docs/divergences.md), and placefl
 single-device answer on two replicas.
 """
 
+import json
+import os
+
 import numpy as np
 
 W1 = np.array([[0.5, -0.25], [0.75, 0.1]], np.float32)
@@ -2707,3 +2710,71 @@ def case_keras_summary_mentions_every_layer_and_the_parameter_count(tf, env):
     model.summary(print_fn=lines.append)
     text = "\n".join(lines)
     return ["tiny" in text, "first" in text and "second" in text, "23" in text, model.count_params()]
+
+
+# -- cluster description: ClusterSpec, TF_CONFIG and cluster resolvers (issue 18) --------------------------
+def case_cluster_spec_basics(tf, env):
+    spec = tf.train.ClusterSpec({"worker": ["localhost:2222", "localhost:2223"], "ps": ["localhost:2224"]})
+    return [sorted(spec.jobs), spec.num_tasks("worker"), spec.task_indices("worker"), spec.task_address("ps", 0),
+            spec.job_tasks("worker"), spec.as_dict(), bool(spec), bool(tf.train.ClusterSpec({}))]
+
+
+def case_cluster_spec_sparse_tasks(tf, env):
+    spec = tf.train.ClusterSpec({"worker": {1: "host1:2222", 3: "host3:2222"}})
+    return [spec.task_indices("worker"), spec.num_tasks("worker"), spec.job_tasks("worker"),
+            spec.as_dict()["worker"] == {1: "host1:2222", 3: "host3:2222"}]
+
+
+def case_cluster_spec_errors(tf, env):
+    out = []
+    spec = tf.train.ClusterSpec({"worker": ["a:1"]})
+    for call in (lambda: spec.num_tasks("ps"), lambda: spec.task_address("worker", 5),
+                 lambda: tf.train.ClusterSpec({"worker": "a:1"}), lambda: tf.train.ClusterSpec(["a:1"]),
+                 lambda: tf.train.ClusterSpec({"worker": {"x": "a:1"}})):
+        try:
+            call()
+            out.append("ok")
+        except Exception as error:  # noqa: BLE001
+            out.append(type(error).__name__)
+    return out
+
+
+def case_cluster_spec_equality_and_copy(tf, env):
+    a = tf.train.ClusterSpec({"worker": ["a:1", "b:2"]})
+    b = tf.train.ClusterSpec(a)
+    c = tf.train.ClusterSpec({"worker": ["a:1"]})
+    return [a == b, a == c, a != c, b.as_dict()]
+
+
+def case_tf_config_cluster_resolver(tf, env):
+    config = {"cluster": {"chief": ["host0:2222"], "worker": ["host1:2222", "host2:2222"]},
+              "task": {"type": "worker", "index": 1}, "rpc_layer": "grpc"}
+    saved = os.environ.get("TF_CONFIG")
+    os.environ["TF_CONFIG"] = json.dumps(config)
+    try:
+        resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+        return [resolver.cluster_spec().as_dict(), resolver.task_type, resolver.task_id, resolver.rpc_layer,
+                resolver.master(), resolver.master("chief", 0), resolver.environment]
+    finally:
+        if saved is None:
+            del os.environ["TF_CONFIG"]
+        else:
+            os.environ["TF_CONFIG"] = saved
+
+
+def case_tf_config_resolver_without_tf_config(tf, env):
+    saved = os.environ.pop("TF_CONFIG", None)
+    try:
+        resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+        return [resolver.cluster_spec().as_dict(), resolver.task_type, resolver.task_id, resolver.master()]
+    finally:
+        if saved is not None:
+            os.environ["TF_CONFIG"] = saved
+
+
+def case_simple_cluster_resolver(tf, env):
+    spec = tf.train.ClusterSpec({"worker": ["a:1", "b:2"]})
+    resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(spec, task_type="worker", task_id=1,
+                                                                      rpc_layer="grpc")
+    return [resolver.cluster_spec().as_dict(), resolver.task_type, resolver.task_id, resolver.master(),
+            resolver.master("worker", 0)]

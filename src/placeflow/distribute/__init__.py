@@ -1,5 +1,6 @@
 """placeflow.distribute: MirroredStrategy, OneDeviceStrategy, distributed values and all-reduce choices."""
 
+from . import cluster as cluster_resolver  # noqa: F401 - tf.distribute.cluster_resolver.*ClusterResolver
 from . import experimental  # noqa: F401
 from .cross_device_ops import (  # noqa: F401
     CrossDeviceOps, HierarchicalCopyAllReduce, NcclAllReduce, ReductionToOneDevice,
