@@ -244,8 +244,7 @@ class Layer:
             self._maybe_build(shapes)
             return self._symbolic_output(inputs, self.compute_output_shape(shapes), kwargs)
         if isinstance(inputs, (list, tuple)):
-            from ..eager.convert import convert_to_tensor
-            inputs = type(inputs)(x if hasattr(x, "shape") else convert_to_tensor(x, dtype=self.dtype) for x in inputs)
+            inputs = type(inputs)(self._autocast(x) for x in inputs)
             self._maybe_build([tuple(x.shape) for x in inputs])
         else:
             inputs = self._autocast(inputs)
@@ -257,8 +256,8 @@ class Layer:
         from ..eager.convert import convert_to_tensor
         if not hasattr(inputs, "shape"):
             array = np.asarray(inputs)
-            if array.dtype.kind == "f" or not self.dtype.is_floating:
-                return convert_to_tensor(array.astype(self.dtype.numpy_dtype) if array.dtype.kind == "f" else array)
+            if array.dtype.kind == "f" and self.dtype.is_floating:
+                array = array.astype(self.dtype.numpy_dtype)
             return convert_to_tensor(array)
         if isinstance(inputs, np.ndarray):
             inputs = convert_to_tensor(inputs)
