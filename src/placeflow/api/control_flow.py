@@ -223,7 +223,7 @@ def _while_gradient(cond, body, structure, specs, entry, upstream, maximum_itera
     count = len(specs)
     captured = list(entry.inputs[count:])
     for index, (dtype, shape) in enumerate(specs):
-        if shape is None or len(shape) == 0 and None in shape or None in shape[1:]:
+        if shape is None or None in tuple(shape)[1:]:
             raise LookupError(f"placeflow does not implement gradients through a tf.while_loop ({name}) whose loop "
                               f"variable {index} changes shape beyond its first dimension (shape {shape}); keep the "
                               f"other dimensions fixed.")
