@@ -2778,3 +2778,80 @@ def case_simple_cluster_resolver(tf, env):
                                                                       rpc_layer="grpc")
     return [resolver.cluster_spec().as_dict(), resolver.task_type, resolver.task_id, resolver.master(),
             resolver.master("worker", 0)]
+
+
+# -- gradients through variable slices (GRU biases), TensorArrays in branches ------------------------------
+def case_tensor_array_written_in_a_branch_inside_a_loop(tf, env):
+    @tf.function
+    def f(n):
+        ta = tf.TensorArray(tf.float32, size=n)
+        for i in tf.range(n):
+            if i % 2 == 0:
+                ta = ta.write(i, tf.cast(i, tf.float32) * 10.0)
+            else:
+                ta = ta.write(i, -1.0)
+        return ta.stack()
+    return f(tf.constant(5)).numpy().tolist()
+
+
+@isolated
+def case_keras_gru_fit_mirrored_two_epochs(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    seq = (np.arange(4 * 3 * 2, dtype=np.float32).reshape(4, 3, 2) % 5 - 2.0) / 2.0
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input(shape=(3, 2)), tf.keras.layers.GRU(2),
+                                     tf.keras.layers.Dense(1)])
+        model.set_weights([w * 0 + ((np.arange(w.size).reshape(w.shape) % 7 - 3) / 10.0).astype(np.float32)
+                           for w in model.get_weights()])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    history = model.fit(seq, np.array([[1.0], [0.0], [-1.0], [0.5]], np.float32), batch_size=4, epochs=2,
+                        shuffle=False, verbose=0)
+    return [round(v, 5) for v in history.history["loss"]]
+
+
+def _recurrent_fit(tf, mirrored, env, layer="GRU"):
+    seq = (np.arange(4 * 3 * 2, dtype=np.float32).reshape(4, 3, 2) % 5 - 2.0) / 2.0
+    import contextlib
+    scope = tf.distribute.MirroredStrategy(env.devices).scope() if mirrored else contextlib.nullcontext()
+    with scope:
+        model = tf.keras.Sequential([tf.keras.Input(shape=(3, 2)), getattr(tf.keras.layers, layer)(2),
+                                     tf.keras.layers.Dense(1)])
+        model.set_weights([((np.arange(w.size).reshape(w.shape) % 7 - 3) / 10.0).astype(np.float32)
+                           for w in model.get_weights()])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    history = model.fit(seq, np.array([[1.0], [0.0], [-1.0], [0.5]], np.float32), batch_size=4, epochs=3,
+                        shuffle=False, verbose=0)
+    return [round(v, 5) for v in history.history["loss"]]
+
+
+def case_keras_gru_fit_single(tf, env):
+    return _recurrent_fit(tf, False, env)
+
+
+@isolated
+def case_keras_gru_fit_mirrored(tf, env):
+    return _recurrent_fit(tf, True, env)
+
+
+def case_keras_lstm_fit_single(tf, env):
+    return _recurrent_fit(tf, False, env, "LSTM")
+
+
+@isolated
+def case_keras_lstm_fit_mirrored_three_epochs(tf, env):
+    return _recurrent_fit(tf, True, env, "LSTM")
+
+
+def case_gradient_through_a_variable_slice(tf, env):
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(v[0] * 3.0) + tf.reduce_sum(v[:, 1] ** 2)
+    eager = tape.gradient(y, v).numpy().tolist()
+
+    @tf.function
+    def traced():
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(v[1] * 2.0)
+        return tape.gradient(y, v)
+
+    return [eager, traced().numpy().tolist()]

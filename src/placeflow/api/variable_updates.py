@@ -3,6 +3,7 @@ update of the variable, in eager mode and in `function`. (As in TensorFlow, a sl
 
 from __future__ import annotations
 
+from ..eager import tape
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..graph.graph import Tensor as GraphTensor
@@ -15,7 +16,10 @@ class _SlicedEager(EagerTensor):
     __slots__ = ("_variable", "_key")
 
     def _as_tensor(self) -> EagerTensor:
-        return EagerTensor(self._value, self._device)
+        plain = EagerTensor(self._value, self._device)
+        if tape.active_count:  # ops see this plain copy: tapes differentiate through it to the slice
+            tape.record("Identity", {}, [self], [plain])
+        return plain
 
 
 class _SlicedGraph(GraphTensor):
@@ -45,6 +49,8 @@ def _getitem(self, key):
     else:
         return value
     sliced._variable, sliced._key = self, key
+    if tape.active_count:  # the slice is a new object: tapes differentiate through it as through the read
+        tape.record("Identity", {}, [value], [sliced])
     return sliced
 
 

@@ -94,7 +94,7 @@ class Body:
         if plan is None or function._lanes is not None:  # first call (builds the plan), or a parallel plan
             host = _host_device()
             outputs = function.call_flat([EagerTensor(a, host) for a in arrays])
-            return tuple(np.asarray(leaf.numpy()) for leaf in nest.flatten(outputs))  # 0-d stays an array
+            return tuple(np.asarray(leaf.numpy()) for leaf in nest.flatten(outputs, True))  # 0-d stays an array
         values = executor.run(plan, list(arrays))  # a loop body runs many times: straight to its plan
         return tuple(np.array(to_host(v), copy=True) for v in values)
 
