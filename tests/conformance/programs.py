@@ -2855,3 +2855,74 @@ def case_gradient_through_a_variable_slice(tf, env):
         return tape.gradient(y, v)
 
     return [eager, traced().numpy().tolist()]
+
+
+# -- embeddings with repeated ids, strided SAME convolutions, activation gradients in graphs -------------
+def _pattern_weights(shape, offset=0):
+    return ((np.arange(int(np.prod(shape))) * 7 + offset) % 11 - 5).reshape(shape).astype(np.float32) / 10
+
+
+def case_keras_embedding_model_trains_with_adam(tf, env):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(4,), dtype="int32"), tf.keras.layers.Embedding(6, 3),
+                                 tf.keras.layers.Flatten(), tf.keras.layers.Dense(1)])
+    model.set_weights([_pattern_weights((6, 3)), _pattern_weights((12, 1), 3), np.zeros(1, np.float32)])
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.05), loss="mse")
+    x = np.array([[0, 1, 2, 3], [5, 5, 1, 0], [2, 2, 2, 2], [4, 3, 1, 0]], np.int32)
+    history = model.fit(x, np.array([[1.0], [-1.0], [0.5], [0.0]], np.float32), batch_size=2, epochs=3,
+                        shuffle=False, verbose=0)
+    return [[round(v, 5) for v in history.history["loss"]], np.round(model.get_weights()[0], 4).tolist()]
+
+
+def case_keras_strided_same_conv_and_average_pool_train_with_rmsprop(tf, env):
+    L = tf.keras.layers
+    model = tf.keras.Sequential([tf.keras.Input(shape=(7, 7, 2)), L.Conv2D(4, 3, strides=2, padding="same",
+                                                                          activation="elu"),
+                                 L.AveragePooling2D(3, strides=1, padding="same"), L.GlobalMaxPooling2D(),
+                                 L.Dense(2, activation="softmax")])
+    model.set_weights([_pattern_weights((3, 3, 2, 4)), np.zeros(4, np.float32), _pattern_weights((4, 2), 5),
+                       np.zeros(2, np.float32)])
+    model.compile(optimizer=tf.keras.optimizers.RMSprop(0.01), loss="categorical_crossentropy",
+                  metrics=["accuracy", tf.keras.metrics.AUC(name="auc")])
+    x = _pattern_weights((6, 7, 7, 2), 1) * 3
+    y = np.eye(2, dtype=np.float32)[[0, 1, 1, 0, 1, 0]]
+    history = model.fit(x, y, batch_size=3, epochs=3, shuffle=False, verbose=0)
+    return {k: [round(v, 5) for v in vals] for k, vals in sorted(history.history.items())}
+
+
+def case_keras_layer_default_names(tf, env):
+    L = tf.keras.layers
+    pool = L.MaxPooling2D().name
+    return [L.Conv2D(1, 1).name.split("_")[0], pool.rsplit("_", 1)[0] if pool[-1].isdigit() else pool,
+            L.LSTM(1).name.split("_")[0], L.GlobalAveragePooling1D().name.startswith("global_average_pooling1d"),
+            L.BatchNormalization().name.startswith("batch_normalization")]
+
+
+def case_activation_gradients_inside_a_function(tf, env):
+    x = tf.constant([-1.5, -0.2, 0.3, 2.0, 7.0])
+
+    @tf.function
+    def grads(x):
+        out = []
+        for fn in (tf.nn.elu, tf.nn.selu, tf.nn.relu6, tf.nn.leaky_relu, tf.nn.softplus, tf.nn.gelu):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.reduce_sum(fn(x))
+            out.append(tape.gradient(y, x))
+        return out
+
+    return [[round(float(v), 5) for v in g.numpy()] for g in grads(x)]
+
+
+def case_optimizers_add_squares_of_repeated_embedding_rows(tf, env):
+    out = []
+    for make in (lambda: tf.keras.optimizers.Adam(0.1), lambda: tf.keras.optimizers.RMSprop(0.1),
+                 lambda: tf.keras.optimizers.Adagrad(0.1), lambda: tf.keras.optimizers.SGD(0.1, momentum=0.9)):
+        table = tf.Variable(np.zeros((3, 1), np.float32))
+        optimizer = make()
+        for _ in range(2):
+            with tf.GradientTape() as tape:
+                rows = tf.gather(table, [0, 0, 2])
+                loss = tf.reduce_sum(rows * tf.constant([[1.0], [2.0], [-1.0]]))
+            optimizer.apply_gradients([(tape.gradient(loss, table), table)])
+        out.append([round(float(v), 5) for v in table.numpy().ravel()])
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import re
 
 import numpy as np
 
@@ -452,12 +453,9 @@ def _is_layer(value) -> bool:
 
 
 def _snake(name: str) -> str:
-    out = []
-    for i, ch in enumerate(name):
-        if ch.isupper() and i:
-            out.append("_")
-        out.append(ch.lower())
-    return "".join(out)
+    """Keras's snake case of a class name: Conv2D -> conv2d, MaxPooling2D -> max_pooling2d, LSTM -> lstm."""
+    words = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", words).lower()
 
 
 def _assign_all(variables, values, owner) -> None:

@@ -252,7 +252,7 @@ class Adam(Optimizer):
         one = 1.0
         correction = math_ops.sqrt(one - math_ops.pow(self.beta_2, step)) / (one - math_ops.pow(self.beta_1, step))
         new_m = m * self.beta_1 + grad * (1.0 - self.beta_1)
-        new_v = v * self.beta_2 + math_ops.square(grad) * (1.0 - self.beta_2)
+        new_v = v * self.beta_2 + _squared(grad) * (1.0 - self.beta_2)
         m.assign(new_m)
         v.assign(new_v)
         component.assign_sub(new_m * (correction * rate) / (math_ops.sqrt(new_v) + self.epsilon))
@@ -285,7 +285,7 @@ class RMSprop(Optimizer):
     def _update_step(self, component, grad, var, step, rate):
         slots = self._slots_for(var)
         velocity = slots["velocity"]
-        new_velocity = velocity * self.rho + math_ops.square(grad) * (1.0 - self.rho)
+        new_velocity = velocity * self.rho + _squared(grad) * (1.0 - self.rho)
         velocity.assign(new_velocity)
         if self.centered:
             average = slots["average_gradient"]
@@ -326,7 +326,7 @@ class Adagrad(Optimizer):
 
     def _update_step(self, component, grad, var, step, rate):
         accumulator = self._slots_for(var)["accumulator"]
-        new_accumulator = accumulator + math_ops.square(grad)
+        new_accumulator = accumulator + _squared(grad)
         accumulator.assign(new_accumulator)
         component.assign_sub(grad * rate / math_ops.sqrt(new_accumulator + self.epsilon))
 
@@ -346,6 +346,14 @@ def _refuse_unsupported(kwargs) -> None:
                          "refuses it): use a learning-rate schedule instead.")
     kwargs = {k: v for k, v in kwargs.items() if k != "decay"}
     refuse_keywords(kwargs, _NOT_IMPLEMENTED, "placeflow's optimizers", "Argument(s) not recognized: ")
+
+
+def _squared(grad):
+    """grad ** 2 as Keras's optimizers square it: for an embedding lookup's gradient (TF's IndexedSlices) the
+    squares of the looked-up rows are added, so a row looked up twice adds two squares."""
+    from ..ops.indexing import squared_slices
+    squares = squared_slices(grad)
+    return squares if squares is not None else math_ops.square(grad)
 
 
 def _rate(value) -> float:

@@ -19,9 +19,9 @@ def install(dispatch) -> None:
 
 
 def emit(op: str, inputs, dtype=None, attrs=None):
-    """Run (or record) `op` on `inputs`; `dtype` defaults to the first input's."""
+    """Run (or record) `op` on `inputs`; `dtype` defaults to the first input's (a select's: its values')."""
     if dtype is None:
-        dtype = inputs[0].dtype
+        dtype = inputs[1].dtype if op in ("SelectV2", "Select") else inputs[0].dtype
     return _dispatch(op, tuple(inputs), dtype, attrs)
 
 
