@@ -2926,3 +2926,38 @@ def case_optimizers_add_squares_of_repeated_embedding_rows(tf, env):
             optimizer.apply_gradients([(tape.gradient(loss, table), table)])
         out.append([round(float(v), 5) for v in table.numpy().ravel()])
     return out
+
+
+def _shared_weights(shape, offset=0):
+    return ((np.arange(int(np.prod(shape))) * 5 + offset) % 9 - 4).reshape(shape).astype(np.float32) / 10
+
+
+def case_keras_shared_layer_functional_training(tf, env):
+    a = tf.keras.Input(shape=(3,))
+    b = tf.keras.Input(shape=(3,))
+    shared = tf.keras.layers.Dense(2, activation="tanh")
+    merged = tf.keras.layers.Add()([shared(a), shared(b)])
+    out = tf.keras.layers.Dense(1)(merged)
+    model = tf.keras.Model([a, b], out)
+    model.set_weights([_shared_weights((3, 2)), np.zeros(2, np.float32), _shared_weights((2, 1), 1), np.zeros(1, np.float32)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.2), loss="mse")
+    xa, xb = _shared_weights((6, 3), 2) * 3, _shared_weights((6, 3), 3) * 3
+    y = _shared_weights((6, 1), 4) * 5
+    history = model.fit([xa, xb], y, batch_size=3, epochs=3, shuffle=False, verbose=0)
+    return [[round(v, 5) for v in history.history["loss"]], len(model.layers), len(model.weights)]
+
+
+def case_keras_softmax_sparse_crossentropy_with_label_smoothing_cce_and_validation(tf, env):
+    L = tf.keras.layers
+    model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), L.Dense(5, activation="relu"), L.BatchNormalization(),
+                                 L.Dense(3, activation="softmax")])
+    model.set_weights([_shared_weights((4, 5)), np.zeros(5, np.float32), np.ones(5, np.float32), np.zeros(5, np.float32),
+                       np.zeros(5, np.float32), np.ones(5, np.float32), _shared_weights((5, 3), 2), np.zeros(3, np.float32)])
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.05),
+                  loss=tf.keras.losses.CategoricalCrossentropy(label_smoothing=0.1),
+                  metrics=["accuracy", tf.keras.metrics.TopKCategoricalAccuracy(k=2, name="top2")])
+    x = _shared_weights((10, 4), 5) * 4
+    y = np.eye(3, dtype=np.float32)[[0, 1, 2, 1, 0, 2, 2, 1, 0, 1]]
+    history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0, validation_split=0.2,
+                        sample_weight=np.linspace(0.5, 1.5, 10).astype(np.float32))
+    return {k: [round(v, 4) for v in vals] for k, vals in sorted(history.history.items())}
