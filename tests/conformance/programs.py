@@ -2961,3 +2961,18 @@ def case_keras_softmax_sparse_crossentropy_with_label_smoothing_cce_and_validati
     history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0, validation_split=0.2,
                         sample_weight=np.linspace(0.5, 1.5, 10).astype(np.float32))
     return {k: [round(v, 4) for v in vals] for k, vals in sorted(history.history.items())}
+
+
+@isolated
+def case_keras_fit_on_a_mapped_prefetched_dataset_mirrored(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    x = np.linspace(-1, 1, 32, dtype=np.float32).reshape(-1, 1)
+    ds = (tf.data.Dataset.from_tensor_slices((x, 2 * x - 1)).map(lambda a, b: (a * 2.0, b),
+                                                                   num_parallel_calls=tf.data.AUTOTUNE)
+          .batch(8).prefetch(tf.data.AUTOTUNE))
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input(shape=(1,)), tf.keras.layers.Dense(1)])
+        model.set_weights([np.array([[0.3]], np.float32), np.array([0.1], np.float32)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    history = model.fit(ds, epochs=3, verbose=0)
+    return {k: [round(v, 5) for v in vals] for k, vals in sorted(history.history.items())}
