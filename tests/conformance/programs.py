@@ -2976,3 +2976,25 @@ def case_keras_fit_on_a_mapped_prefetched_dataset_mirrored(tf, env):
         model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
     history = model.fit(ds, epochs=3, verbose=0)
     return {k: [round(v, 5) for v in vals] for k, vals in sorted(history.history.items())}
+
+
+def case_keras_steps_per_epoch_with_arrays(tf, env):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(1,)), tf.keras.layers.Dense(1)])
+    model.set_weights([np.array([[0.3]], np.float32), np.array([0.1], np.float32)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(-1, 1)
+    history = model.fit(x, 2 * x, batch_size=4, epochs=4, steps_per_epoch=2, shuffle=False, verbose=0)
+    return [round(v, 5) for v in history.history["loss"]]
+
+
+def case_keras_adam_global_clipnorm_and_schedule_in_fit(tf, env):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(3, activation="relu"),
+                                 tf.keras.layers.Dense(1)])
+    model.set_weights([np.array([[0.5, -0.2, 0.1], [0.3, 0.8, -0.5]], np.float32), np.zeros(3, np.float32),
+                       np.array([[0.4], [-0.6], [0.2]], np.float32), np.array([0.1], np.float32)])
+    schedule = tf.keras.optimizers.schedules.PiecewiseConstantDecay([2, 4], [0.1, 0.05, 0.01])
+    model.compile(optimizer=tf.keras.optimizers.Adam(schedule, global_clipnorm=0.5), loss="mae")
+    x = np.array([[1.0, 2.0], [0.5, -1.0], [-1.5, 0.25], [2.0, 1.0]], np.float32)
+    y = np.array([[3.0], [0.0], [-2.0], [4.0]], np.float32)
+    history = model.fit(x, y, batch_size=2, epochs=4, shuffle=False, verbose=0)
+    return [round(v, 5) for v in history.history["loss"]]
