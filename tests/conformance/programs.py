@@ -2998,3 +2998,31 @@ def case_keras_adam_global_clipnorm_and_schedule_in_fit(tf, env):
     y = np.array([[3.0], [0.0], [-2.0], [4.0]], np.float32)
     history = model.fit(x, y, batch_size=2, epochs=4, shuffle=False, verbose=0)
     return [round(v, 5) for v in history.history["loss"]]
+
+
+
+
+def case_tensor_array_with_break_in_autograph(tf, env):
+    @tf.function
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        n = 0
+        for v in x:
+            if v < 0:
+                break
+            ta = ta.write(n, v * 2.0)
+            n += 1
+        return ta.stack()
+    return f(tf.constant([1.0, 2.0, -1.0, 4.0])).numpy().tolist()
+
+
+def case_dataset_loop_with_tensor_array_in_function(tf, env):
+    @tf.function
+    def collect(ds):
+        ta = tf.TensorArray(tf.int64, size=0, dynamic_size=True)
+        i = 0
+        for x in ds:
+            ta = ta.write(i, x * x)
+            i += 1
+        return ta.stack()
+    return collect(tf.data.Dataset.range(5).filter(lambda x: x % 2 == 0)).numpy().tolist()

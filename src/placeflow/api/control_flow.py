@@ -10,6 +10,7 @@ from ..framework import dtypes, graph_mode, nest
 from ..framework.tensor_shape import TensorShape
 from ..graph import control_flow as cf
 from . import array_ops, indexing, math_ops
+from . import tensor_array
 from .tensor_array import TensorArray
 
 
@@ -301,27 +302,32 @@ def _loop_value(value):
 
 def _with_array_shapes(cond, body, structure):
     """`structure` with every TensorArray that has no element shape yet given the shape the body writes
-    (learned from a first trace of the body, which is discarded; TensorFlow's TensorLists need no shape)."""
+    (learned from a first trace of the body, which is discarded; TensorFlow's TensorLists need no shape).
+    The shapes are collected as the arrays learn them, so a probe that fails later (a branch of the body
+    could not join an array with no shape yet) still tells them."""
     leaves = nest.flatten(structure)
     if not any(isinstance(v, TensorArray) and v.element_shape is None for v in leaves):
         return structure
     flat = nest.flatten(structure, True)
     specs = [(v.dtype, tuple(v.shape) if v.shape is not None else None) for v in flat]
-    results = []
-
-    def probe(*values):
-        results.append(nest.flatten(body(*nest.pack_as(structure, list(values), True))))
-        return []
-
-    cf.trace_body(probe, "while_shape_probe", specs, hoist_reads=False)
-    after = results[0] if results and len(results[0]) == len(leaves) else leaves
+    learned: dict = {}
+    failure = None
+    with tensor_array.shapes_learned_into(learned):
+        try:
+            cf.trace_body(lambda *vs: [body(*nest.pack_as(structure, list(vs), True))] and [],
+                          "while_shape_probe", specs, hoist_reads=False)
+        except Exception as error:  # noqa: BLE001 - the shapes learned before it may be all we need
+            failure = error
     shaped = []
-    for before, later in zip(leaves, after):
+    for before in leaves:
         if isinstance(before, TensorArray) and before.element_shape is None:
-            if not isinstance(later, TensorArray) or later.element_shape is None:
+            shape = learned.get(id(before._lineage))
+            if shape is None:
+                if failure is not None:
+                    raise failure
                 raise ValueError("A TensorArray enters a loop without an element shape and the loop body writes "
                                  "none; give it element_shape=[...].")
-            before = before._with_element_shape(later.element_shape)
+            before = before._with_element_shape(shape)
         shaped.append(before)
     return nest.pack_as(structure, shaped)
 

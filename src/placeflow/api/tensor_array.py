@@ -9,6 +9,8 @@ first, discarded trace of the loop body (see control_flow.while_loop).
 
 from __future__ import annotations
 
+import threading
+
 from ..eager.convert import convert_to_tensor
 from ..framework import dtypes, errors, graph_mode
 from ..framework.tensor_shape import TensorShape
@@ -28,6 +30,7 @@ class TensorArray:
         if size is None and not dynamic_size:
             raise ValueError("Size must be provided if handle is not provided")
         self._dtype = dtypes.as_dtype(dtype)
+        self._lineage = object()  # shared by the arrays this one's writes return (see shapes_learned_into)
         self._dynamic_size = bool(dynamic_size)
         self._infer_shape = bool(infer_shape)
         self._element_shape = None if element_shape is None else TensorShape(
@@ -175,6 +178,9 @@ class TensorArray:
             return
         if self._element_shape is None:
             self._element_shape = shape
+            learned = getattr(_probing, "learned", None)
+            if learned is not None:
+                learned.setdefault(id(self._lineage), shape)
             return
         known = self._element_shape
         if len(known) != len(shape) or any(a is not None and b is not None and a != b for a, b in zip(known, shape)):
@@ -258,6 +264,25 @@ class TensorArray:
 
     def __repr__(self) -> str:
         return f"<placeflow.TensorArray dtype={self._dtype.name} element_shape={self._element_shape}>"
+
+
+_probing = threading.local()  # .learned while this thread's loop probes its body: id(lineage) -> element shape
+
+
+class shapes_learned_into:
+    """Within: record in `target` the element shape each array lineage learns (a loop's probe trace)."""
+
+    def __init__(self, target: dict):
+        self._target = target
+
+    def __enter__(self):
+        self._saved = getattr(_probing, "learned", None)
+        _probing.learned = self._target
+        return self._target
+
+    def __exit__(self, *exc):
+        _probing.learned = self._saved
+        return False
 
 
 def _python_int(value, what: str) -> int:
