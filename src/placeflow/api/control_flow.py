@@ -312,10 +312,14 @@ def _with_array_shapes(cond, body, structure):
     specs = [(v.dtype, tuple(v.shape) if v.shape is not None else None) for v in flat]
     learned: dict = {}
     failure = None
+
+    def probe(*values):
+        body(*nest.pack_as(structure, list(values), True))
+        return []
+
     with tensor_array.shapes_learned_into(learned):
         try:
-            cf.trace_body(lambda *vs: [body(*nest.pack_as(structure, list(vs), True))] and [],
-                          "while_shape_probe", specs, hoist_reads=False)
+            cf.trace_body(probe, "while_shape_probe", specs, hoist_reads=False)
         except Exception as error:  # noqa: BLE001 - the shapes learned before it may be all we need
             failure = error
     shaped = []
