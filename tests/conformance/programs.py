@@ -2939,7 +2939,8 @@ def case_keras_shared_layer_functional_training(tf, env):
     merged = tf.keras.layers.Add()([shared(a), shared(b)])
     out = tf.keras.layers.Dense(1)(merged)
     model = tf.keras.Model([a, b], out)
-    model.set_weights([_shared_weights((3, 2)), np.zeros(2, np.float32), _shared_weights((2, 1), 1), np.zeros(1, np.float32)])
+    model.set_weights([_shared_weights((3, 2)), np.zeros(2, np.float32), _shared_weights((2, 1), 1),
+                       np.zeros(1, np.float32)])
     model.compile(optimizer=tf.keras.optimizers.SGD(0.2), loss="mse")
     xa, xb = _shared_weights((6, 3), 2) * 3, _shared_weights((6, 3), 3) * 3
     y = _shared_weights((6, 1), 4) * 5
@@ -2951,8 +2952,9 @@ def case_keras_softmax_sparse_crossentropy_with_label_smoothing_cce_and_validati
     L = tf.keras.layers
     model = tf.keras.Sequential([tf.keras.Input(shape=(4,)), L.Dense(5, activation="relu"), L.BatchNormalization(),
                                  L.Dense(3, activation="softmax")])
-    model.set_weights([_shared_weights((4, 5)), np.zeros(5, np.float32), np.ones(5, np.float32), np.zeros(5, np.float32),
-                       np.zeros(5, np.float32), np.ones(5, np.float32), _shared_weights((5, 3), 2), np.zeros(3, np.float32)])
+    model.set_weights([_shared_weights((4, 5)), np.zeros(5, np.float32), np.ones(5, np.float32),
+                       np.zeros(5, np.float32), np.zeros(5, np.float32), np.ones(5, np.float32),
+                       _shared_weights((5, 3), 2), np.zeros(3, np.float32)])
     model.compile(optimizer=tf.keras.optimizers.Adam(0.05),
                   loss=tf.keras.losses.CategoricalCrossentropy(label_smoothing=0.1),
                   metrics=["accuracy", tf.keras.metrics.TopKCategoricalAccuracy(k=2, name="top2")])
@@ -3026,3 +3028,44 @@ def case_dataset_loop_with_tensor_array_in_function(tf, env):
             i += 1
         return ta.stack()
     return collect(tf.data.Dataset.range(5).filter(lambda x: x % 2 == 0)).numpy().tolist()
+
+
+# -- Keras regularizers -----------------------------------------------------------------------------------
+def case_keras_weight_regularizers_in_fit_and_losses(tf, env):
+    L = tf.keras.layers
+    model = tf.keras.Sequential([tf.keras.Input(shape=(2,)),
+                                 L.Dense(3, activation="relu", kernel_regularizer=tf.keras.regularizers.L2(0.1),
+                                         bias_regularizer="l1"),
+                                 L.Dense(1, kernel_regularizer=tf.keras.regularizers.L1L2(l1=0.01, l2=0.02))])
+    model.set_weights([np.array([[0.5, -0.2, 0.1], [0.3, 0.8, -0.5]], np.float32),
+                       np.array([0.1, -0.1, 0.2], np.float32),
+                       np.array([[0.4], [-0.6], [0.2]], np.float32), np.array([0.1], np.float32)])
+    before = [round(float(v), 6) for v in model.losses]
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    x = np.array([[1.0, 2.0], [0.5, -1.0], [-1.5, 0.25], [2.0, 1.0]], np.float32)
+    y = np.array([[1.0], [0.0], [-1.0], [2.0]], np.float32)
+    history = model.fit(x, y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+    evaluated = model.evaluate(x, y, verbose=0)
+    return [before, [round(v, 5) for v in history.history["loss"]], round(float(evaluated), 5),
+            [round(float(v), 5) for v in model.losses], float(tf.keras.regularizers.L2(0.5)(tf.constant([1.0, 2.0])))]
+
+
+def case_keras_regularizers_by_name(tf, env):
+    R = tf.keras.regularizers
+    w = tf.constant([[1.0, -2.0], [0.5, 0.0]])
+    return [round(float(R.get("l1")(w)), 5), round(float(R.get("l2")(w)), 5), round(float(R.L1L2(l1=0.1, l2=0.2)(w)), 5),
+            round(float(R.l2(0.3)(w)), 5), R.L1(0.2).get_config()]
+
+
+@isolated
+def case_keras_weight_regularizers_under_mirrored_strategy(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input(shape=(2,)),
+                                     tf.keras.layers.Dense(1, kernel_regularizer=tf.keras.regularizers.L2(0.1))])
+        model.set_weights([np.array([[0.5], [-0.3]], np.float32), np.array([0.1], np.float32)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    x = np.array([[1.0, 2.0], [0.5, -1.0], [-1.5, 0.25], [2.0, 1.0]], np.float32)
+    y = np.array([[1.0], [0.0], [-1.0], [2.0]], np.float32)
+    history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0)
+    return [[round(v, 5) for v in history.history["loss"]], np.round(model.get_weights()[0], 5).ravel().tolist()]

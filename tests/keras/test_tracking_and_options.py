@@ -54,8 +54,8 @@ def test_tracking_sees_lists_filled_after_assignment_and_nested_layers():
 
 
 def test_layer_arguments_are_implemented_or_refused():
-    with pytest.raises(NotImplementedError, match="kernel_regularizer"):
-        tf.keras.layers.Dense(1, kernel_regularizer="l2")
+    with pytest.raises(NotImplementedError, match="activity_regularizer"):
+        tf.keras.layers.Dense(1, activity_regularizer="l2")
     with pytest.raises(ValueError, match="Unrecognized keyword arguments passed to Dense: {'unit': 3}"):
         tf.keras.layers.Dense(1, unit=3)
     assert tf.keras.layers.Dense(1, kernel_regularizer=None).units == 1

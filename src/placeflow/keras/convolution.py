@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..api import array_ops, math_ops, nn
-from . import activations, initializers
+from . import activations, initializers, regularizers
 from .layers import Layer
 
 
@@ -38,8 +38,10 @@ class _Conv(Layer):
 
     def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None, dilation_rate=1,
                  groups=1, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, **kwargs):
         super().__init__(**kwargs)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         _channels_last(data_format)
         self.filters, self.groups = int(filters), int(groups)
         self.kernel_size = _tuple(kernel_size, self.rank, "kernel_size")
@@ -59,9 +61,10 @@ class _Conv(Layer):
             raise ValueError(f"The number of input channels must be known and divisible by groups={self.groups}. "
                              f"Received: input_shape={input_shape}")
         shape = (*self.kernel_size, int(channels) // self.groups, self.filters)
-        self.kernel = self.add_weight("kernel", shape, self.kernel_initializer)
+        self.kernel = self.add_weight("kernel", shape, self.kernel_initializer, regularizer=self.kernel_regularizer)
         if self.use_bias:
-            self.bias = self.add_weight("bias", (self.filters,), self.bias_initializer)
+            self.bias = self.add_weight("bias", (self.filters,), self.bias_initializer,
+                                        regularizer=self.bias_regularizer)
 
     def _convolve(self, inputs):
         return nn.conv2d(inputs, self.kernel, list(self.strides), self.padding.upper())

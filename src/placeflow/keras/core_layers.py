@@ -7,7 +7,7 @@ import numpy as np
 from ..api import array_ops, indexing, math_ops, nn
 from ..eager.convert import convert_to_tensor
 from ..framework import dtypes
-from . import initializers
+from . import initializers, regularizers
 from .layers import Layer
 
 
@@ -95,8 +95,10 @@ class Reshape(Layer):
 class Embedding(Layer):
     """Rows of a trainable [input_dim, output_dim] table, looked up by integer ids."""
 
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", mask_zero=False, **kwargs):
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
+                 mask_zero=False, **kwargs):
         super().__init__(**kwargs)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         if mask_zero:
             raise NotImplementedError("Embedding(mask_zero=True) is not implemented in placeflow (no masking).")
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
@@ -105,7 +107,7 @@ class Embedding(Layer):
 
     def build(self, input_shape) -> None:
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
-                                          self.embeddings_initializer)
+                                          self.embeddings_initializer, regularizer=self.embeddings_regularizer)
 
     def __call__(self, inputs, *args, **kwargs):
         if not hasattr(inputs, "shape"):

@@ -17,7 +17,7 @@ from ..api import array_ops, math_ops, nn
 from ..api.module import tracked_leaves
 from ..eager.variables import Variable
 from ..framework import dtypes, graph_mode
-from . import activations, initializers
+from . import activations, initializers, regularizers
 from .arguments import refuse_keywords
 
 _uids: dict = {}
@@ -119,6 +119,7 @@ class Layer:
         self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
         self.built = False
         self._weights: list = []
+        self._regularized: list = []  # (variable, regularizer): the penalties in `losses`
         self.input_shape = None
         if input_dim is not None:
             input_shape = (input_dim,)
@@ -133,7 +134,7 @@ class Layer:
 
     # -- weights --------------------------------------------------------------------------------
     def add_weight(self, name=None, shape=(), initializer="glorot_uniform", trainable=True, dtype=None,
-                   aggregation=None):
+                   aggregation=None, regularizer=None):
         """Create a weight variable (created eagerly even while a step is traced); `aggregation` says how
         replicas' writes combine under a strategy ('mean' for BatchNormalization's moving statistics)."""
         init = initializers.get(initializer)
@@ -148,7 +149,17 @@ class Layer:
             variable = Variable(lambda: init(tuple(shape), dtype), trainable=trainable and self._trainable,
                                 name=f"{self.name}/{name}", dtype=dtype, aggregation=aggregation)
         self._weights.append((variable, bool(trainable)))
+        if regularizer is not None:
+            self._regularized.append((variable, regularizers.get(regularizer)))
         return variable
+
+    @property
+    def losses(self) -> list:
+        """The weight penalties of this layer and its sublayers (regularizers), computed from the weights now."""
+        out = [regularizer(variable) for variable, regularizer in self._regularized]
+        for layer in self._sublayers():
+            out.extend(layer.losses)
+        return out
 
     @property
     def trainable(self) -> bool:
@@ -327,8 +338,10 @@ class Dense(Layer):
     """activation(inputs @ kernel + bias)."""
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", name=None, **kwargs):
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, name=None, **kwargs):
         super().__init__(name=name, **kwargs)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         if int(units) <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. Received: "
                              f"units={units}")
@@ -345,9 +358,10 @@ class Dense(Layer):
         if last is None:
             raise ValueError(f"The last dimension of the inputs to a Dense layer should be defined. Found None. "
                              f"Full input shape received: {input_shape}")
-        self.kernel = self.add_weight("kernel", (int(last), self.units), self.kernel_initializer)
+        self.kernel = self.add_weight("kernel", (int(last), self.units), self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
         if self.use_bias:
-            self.bias = self.add_weight("bias", (self.units,), self.bias_initializer)
+            self.bias = self.add_weight("bias", (self.units,), self.bias_initializer, regularizer=self.bias_regularizer)
 
     def call(self, inputs, training=None):
         """activation(inputs @ kernel + bias)."""
@@ -398,7 +412,7 @@ class Flatten(Layer):
         return (input_shape[0], size)
 
 
-_NOT_IMPLEMENTED = frozenset({"activity_regularizer", "kernel_regularizer", "bias_regularizer", "kernel_constraint",
+_NOT_IMPLEMENTED = frozenset({"activity_regularizer", "kernel_constraint",
                               "bias_constraint", "lora_rank", "lora_alpha", "batch_input_shape", "batch_size",
                               "weights", "input_length"})
 

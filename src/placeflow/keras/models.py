@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..api import math_ops
+from ..api import array_ops, math_ops
 from ..distribute import distribution_context
 from ..distribute.values import local_results
 from ..eager.tape import GradientTape
@@ -200,15 +200,32 @@ class Model(Layer):
             predictions = self(x, training=True)
             loss_sum = math_ops.reduce_sum(self.loss.per_example(y, predictions, sample_weight))
             scaled = loss_sum * (1.0 / global_batch)
+            penalty = self._penalty()
+            if penalty is not None:  # added once per step: each of the replicas adds its share
+                scaled = scaled + penalty * (1.0 / distribution_context.get_strategy().num_replicas_in_sync)
         variables = self.trainable_variables
         grads = tape.gradient(scaled, variables)
         self.optimizer.apply_gradients(zip(grads, variables))
-        return self._sums(y, predictions, loss_sum)
+        return self._sums(y, predictions, self._with_penalty(loss_sum, penalty, predictions))
 
     def test_step(self, x, y, sample_weight, global_batch):
         """Forward and loss only; returns summed loss/metrics."""
         predictions = self(x, training=False)
-        return self._sums(y, predictions, math_ops.reduce_sum(self.loss.per_example(y, predictions, sample_weight)))
+        loss_sum = math_ops.reduce_sum(self.loss.per_example(y, predictions, sample_weight))
+        return self._sums(y, predictions, self._with_penalty(loss_sum, self._penalty(), predictions))
+
+    def _penalty(self):
+        """The sum of the weight penalties (regularizers), or None without any."""
+        losses = self.losses
+        return math_ops.add_n([math_ops.cast(loss, "float32") for loss in losses]) if losses else None
+
+    @staticmethod
+    def _with_penalty(loss_sum, penalty, predictions):
+        """The summed loss as fit reports it: each example's loss plus the penalty (Keras's reported loss)."""
+        if penalty is None:
+            return loss_sum
+        rows = math_ops.cast(array_ops.shape(predictions)[0], loss_sum.dtype)
+        return loss_sum + penalty * rows
 
     def predict_step(self, x):
         """Forward only."""

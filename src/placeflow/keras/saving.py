@@ -23,7 +23,7 @@ import zipfile
 
 import numpy as np
 
-from . import activations, initializers
+from . import activations, initializers, regularizers
 from .recurrent import _Recurrent
 
 KERAS_VERSION = "3.15.1"  # the Keras whose layout these files follow (recorded in the fixtures)
@@ -193,6 +193,9 @@ def _serialize_value(key, value, layer):
         return activations.serialize(activations.get(value))
     if isinstance(value, initializers.Initializer):
         return {"module": "keras.initializers", "class_name": type(value).__name__, "config": value.get_config(),
+                "registered_name": None}
+    if isinstance(value, regularizers.Regularizer):
+        return {"module": "keras.regularizers", "class_name": type(value).__name__, "config": value.get_config(),
                 "registered_name": None}
     if callable(value):
         raise NotImplementedError(f"Layer {layer.name!r} has a Python function for {key!r}; placeflow cannot save it "
@@ -374,7 +377,7 @@ def _resolve(arguments, made):
 
 _DROPPED = {"dtype", "trainable", "quantization_config", "seed_generator", "lora_rank", "lora_alpha",
             "renorm", "renorm_clipping", "renorm_momentum"}
-_MUST_BE_EMPTY = ("regularizer", "constraint")
+_MUST_BE_EMPTY = ("constraint", "activity_regularizer")
 
 
 def layer_from_config(entry, custom_objects=None):
@@ -395,6 +398,8 @@ def layer_from_config(entry, custom_objects=None):
             config.pop(key)
         elif isinstance(config[key], dict) and config[key].get("module") == "keras.initializers":
             config[key] = _initializer(config[key])
+        elif isinstance(config[key], dict) and config[key].get("module") == "keras.regularizers":
+            config[key] = _regularizer(config[key])
     trainable = entry["config"].get("trainable", True)
     accepted = inspect.signature(cls.__init__).parameters
     unknown = [k for k in config if k not in accepted and k != "name"]
@@ -408,6 +413,13 @@ def layer_from_config(entry, custom_objects=None):
         shape = build["input_shape"]
         layer._maybe_build([tuple(s) for s in shape] if shape and isinstance(shape[0], list) else tuple(shape))
     return layer
+
+
+def _regularizer(entry):
+    cls = getattr(regularizers, entry["class_name"], None)
+    if cls is None or not isinstance(cls, type):
+        raise NotImplementedError(f"placeflow has no Keras regularizer {entry['class_name']!r}.")
+    return cls(**entry.get("config", {}))
 
 
 def _initializer(entry):
