@@ -3069,3 +3069,18 @@ def case_keras_weight_regularizers_under_mirrored_strategy(tf, env):
     y = np.array([[1.0], [0.0], [-1.0], [2.0]], np.float32)
     history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0)
     return [[round(v, 5) for v in history.history["loss"]], np.round(model.get_weights()[0], 5).ravel().tolist()]
+
+
+@isolated
+def case_keras_predict_and_evaluate_uneven_batches_mirrored(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+        model.set_weights([np.array([[0.5], [-0.3]], np.float32), np.array([0.1], np.float32)])
+        model.compile(optimizer="sgd", loss="mae", metrics=["mse"])
+    x = np.linspace(-1, 1, 14, dtype=np.float32).reshape(7, 2)
+    y = np.linspace(0, 1, 7, dtype=np.float32).reshape(7, 1)
+    predicted = model.predict(x, batch_size=4, verbose=0)
+    logs = model.evaluate(x, y, batch_size=4, verbose=0, sample_weight=np.arange(1, 8, dtype=np.float32),
+                          return_dict=True)
+    return [np.round(predicted, 5).ravel().tolist(), {k: round(v, 5) for k, v in sorted(logs.items())}]
