@@ -74,28 +74,41 @@ def while_stmt(test, body, state, set_state, names) -> None:
             body()
             condition = test()
         return
-    initial = state()
-    live = [i for i, value in enumerate(initial) if value is not UNDEFINED]
-    loop_vars = [_loop_value(initial[i]) for i in live]
-
-    def merged(values):
-        full = list(initial)
-        for i, value in zip(live, values):
-            full[i] = value
-        return tuple(full)
+    carried = _Carried(state, set_state, names)
 
     def loop_test(*values):
-        set_state(merged(values))
+        carried.enter(values)
         return test()
 
     def loop_body(*values):
-        set_state(merged(values))
+        carried.enter(values)
         body()
-        after = state()
-        return [_like(after[i], loop_vars[k], names[i]) for k, i in enumerate(live)]
+        return carried.leave()
 
-    results = control_flow.while_loop(loop_test, loop_body, loop_vars)
-    set_state(merged(results))
+    carried.enter(control_flow.while_loop(loop_test, loop_body, list(carried.initial)))
+
+
+class _Carried:
+    """The variables a converted loop carries: those defined before it (an undefined one stays the body's own),
+    set from the loop's values on entering each trace and read back, typed as they entered, when it ends."""
+
+    def __init__(self, state, set_state, names):
+        self._state, self._set_state, self._names = state, set_state, names
+        self._all = state()
+        self._live = [i for i, value in enumerate(self._all) if value is not UNDEFINED]
+        self.initial = tuple(_loop_value(self._all[i]) for i in self._live)
+
+    def enter(self, values) -> None:
+        """Set the variables to the loop's `values`."""
+        full = list(self._all)
+        for i, value in zip(self._live, values):
+            full[i] = value
+        self._set_state(tuple(full))
+
+    def leave(self) -> list:
+        """The variables' values after the body, each as the loop carries it."""
+        after = self._state()
+        return [_like(after[i], self.initial[k], self._names[i]) for k, i in enumerate(self._live)]
 
 
 _RETURN_IN_LOOP = ("a return statement cannot be placed inside this TensorFlow loop; this may happen if a return "
@@ -132,30 +145,21 @@ def for_stmt(iterable, body, state, set_state, names, keep_going=None) -> None:
         return
     from . import array_ops, indexing
     length = array_ops.shape(iterable)[0]
-    initial = state()
-    live = [i for i, value in enumerate(initial) if value is not UNDEFINED]
-    loop_vars = [convert_to_tensor(0)] + [_loop_value(initial[i]) for i in live]
-
-    def merged(values):
-        full = list(initial)
-        for i, value in zip(live, values):
-            full[i] = value
-        return tuple(full)
+    carried = _Carried(state, set_state, names)
 
     def loop_body(index, *values):
-        set_state(merged(values))
+        carried.enter(values)
         body(indexing.gather(iterable, index))
-        after = state()
-        return [index + 1] + [_like(after[i], loop_vars[k + 1], names[i]) for k, i in enumerate(live)]
+        return [index + 1] + carried.leave()
 
     def loop_test(index, *values):
         if keep_going is None:
             return index < length
-        set_state(merged(values))
+        carried.enter(values)
         return and_(keep_going(), lambda: index < length)
 
-    results = control_flow.while_loop(loop_test, loop_body, loop_vars)
-    set_state(merged(results[1:]))
+    results = control_flow.while_loop(loop_test, loop_body, [convert_to_tensor(0), *carried.initial])
+    carried.enter(results[1:])
 
 
 def _python_truth(value) -> bool:
@@ -171,31 +175,22 @@ def _for_over_elements(source, body, state, set_state, names, keep_going) -> Non
     start, fetch, pack = source
     token = start()
     has_value, parts = fetch(token)
-    initial = state()
-    live = [i for i, value in enumerate(initial) if value is not UNDEFINED]
-    carried = [_loop_value(initial[i]) for i in live]
-
-    def merged(values):
-        full = list(initial)
-        for i, value in zip(live, values):
-            full[i] = value
-        return tuple(full)
+    carried = _Carried(state, set_state, names)
 
     def loop_test(has, element, values):
         if keep_going is None:
             return has
-        set_state(merged(values))
+        carried.enter(values)
         return and_(keep_going(), lambda: has)
 
     def loop_body(has, element, values):
-        set_state(merged(values))
+        carried.enter(values)
         body(pack(element))
-        after = state()
         next_has, next_parts = fetch(token)
-        return [next_has, next_parts, [_like(after[i], carried[k], names[i]) for k, i in enumerate(live)]]
+        return [next_has, next_parts, carried.leave()]
 
-    results = control_flow.while_loop(loop_test, loop_body, [has_value, parts, carried])
-    set_state(merged(results[2]))
+    results = control_flow.while_loop(loop_test, loop_body, [has_value, parts, list(carried.initial)])
+    carried.enter(results[2])
 
 
 def if_stmt(test, if_true, if_false, state, set_state, names, in_both=(), true_assigns=()) -> None:
