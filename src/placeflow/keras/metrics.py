@@ -218,6 +218,13 @@ def _weights(sample_weight, values):
     return weights * array_ops.ones_like(values)
 
 
+def _weighted_sums(values, sample_weight) -> list:
+    """[sum of values * weights, sum of weights] (weights 1 without sample_weight)."""
+    values = math_ops.cast(convert_to_tensor(values), dtypes.float32)
+    weights = _weights(sample_weight, values)
+    return [math_ops.reduce_sum(values * weights), math_ops.reduce_sum(weights)]
+
+
 class Mean(Metric):
     """The (weighted) mean of the values given."""
 
@@ -225,9 +232,7 @@ class Mean(Metric):
         return [(), ()]
 
     def _batch_state(self, values, unused=None, sample_weight=None):
-        values = math_ops.cast(convert_to_tensor(values), dtypes.float32)
-        weights = _weights(sample_weight, values)
-        return [math_ops.reduce_sum(values * weights), math_ops.reduce_sum(weights)]
+        return _weighted_sums(values, sample_weight)
 
     def update_state(self, values, sample_weight=None):
         """Add values (weighted by sample_weight)."""
@@ -241,23 +246,14 @@ class Mean(Metric):
         return _divide_no_nan(state[0], state[1])
 
 
-class Sum(Metric):
+class Sum(Mean):
     """The (weighted) sum of the values given."""
 
     def _state_shapes(self):
         return [()]
 
     def _batch_state(self, values, unused=None, sample_weight=None):
-        values = math_ops.cast(convert_to_tensor(values), dtypes.float32)
-        return [math_ops.reduce_sum(values * _weights(sample_weight, values))]
-
-    def update_state(self, values, sample_weight=None):
-        """Add values (weighted by sample_weight)."""
-        return super().update_state(values, None, sample_weight)
-
-    def __call__(self, values, sample_weight=None):
-        self.update_state(values, sample_weight)
-        return self.result()
+        return _weighted_sums(values, sample_weight)[:1]
 
     def _result_from(self, state):
         return state[0]
@@ -278,9 +274,7 @@ class MeanMetricWrapper(Metric):
         return [(), ()]
 
     def _batch_state(self, y_true, y_pred, sample_weight):
-        values = math_ops.cast(convert_to_tensor(self._fn(y_true, y_pred, **self._fn_kwargs)), dtypes.float32)
-        weights = _weights(sample_weight, values)
-        return [math_ops.reduce_sum(values * weights), math_ops.reduce_sum(weights)]
+        return _weighted_sums(self._fn(y_true, y_pred, **self._fn_kwargs), sample_weight)
 
     def _result_from(self, state):
         return _divide_no_nan(state[0], state[1])
