@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import itertools
-import re
 
 import numpy as np
 
@@ -19,15 +17,7 @@ from ..eager.variables import Variable
 from ..framework import dtypes, graph_mode
 from . import activations, initializers, regularizers
 from .arguments import refuse_keywords
-
-_uids: dict = {}
-
-
-def _unique(prefix: str) -> str:
-    counter = _uids.setdefault(prefix, itertools.count())
-    index = next(counter)
-    return prefix if index == 0 else f"{prefix}_{index}"
-
+from .naming import snake_case, unique_name
 
 def _records_arguments(init):
     @functools.wraps(init)
@@ -114,7 +104,7 @@ class Layer:
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs):
         _refuse_arguments(type(self).__name__, kwargs)
-        self.name = name or _unique(_snake(type(self).__name__))
+        self.name = name or unique_name(snake_case(type(self).__name__))
         self._trainable = bool(trainable)
         self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
         self.built = False
@@ -318,7 +308,7 @@ class InputLayer(Layer):
     """The source of a functional model: holds its KerasTensor."""
 
     def __init__(self, shape, dtype=None, name=None):
-        super().__init__(name=name or _unique("input"), dtype=dtype)
+        super().__init__(name=name or unique_name("input"), dtype=dtype)
         self.output = KerasTensor((None, *shape), self.dtype, self, None, name=self.name)
         self.built = True
 
@@ -464,12 +454,6 @@ def _is_variable(value) -> bool:
 
 def _is_layer(value) -> bool:
     return isinstance(value, Layer)
-
-
-def _snake(name: str) -> str:
-    """Keras's snake case of a class name: Conv2D -> conv2d, MaxPooling2D -> max_pooling2d, LSTM -> lstm."""
-    words = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", words).lower()
 
 
 def _assign_all(variables, values, owner) -> None:

@@ -11,8 +11,6 @@ cross-entropy, binary accuracy (threshold 0.5) otherwise.
 from __future__ import annotations
 
 import functools
-import re
-import threading
 
 import numpy as np
 
@@ -24,6 +22,7 @@ from ..eager.convert import convert_to_tensor
 from ..eager.variables import Variable
 from ..framework import dtypes, graph_mode
 from . import losses as losses_module
+from .naming import snake_case, unique_name
 
 EPSILON = 1e-7
 
@@ -36,23 +35,6 @@ def _as_float(mask, dtype):
 def _divide_no_nan(a, b):
     safe = math_ops.where(math_ops.equal(b, 0.0), array_ops.ones_like(b), b)
     return math_ops.where(math_ops.equal(b, 0.0), array_ops.zeros_like(a), a / safe)
-
-
-def _snake(name: str) -> str:
-    words = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", words).lower()
-
-
-_name_counts: dict = {}
-_names_lock = threading.Lock()
-
-
-def _unique_name(base: str) -> str:
-    """Keras 3's automatic names: 'auc', then 'auc_1', 'auc_2', ... for each further unnamed metric."""
-    with _names_lock:
-        count = _name_counts.get(base, 0)
-        _name_counts[base] = count + 1
-    return base if count == 0 else f"{base}_{count}"
 
 
 # -- per-example functions -----------------------------------------------------------------------------------
@@ -129,7 +111,7 @@ class Metric:
             cls.__init__ = _builds_state(cls.__dict__["__init__"])
 
     def __init__(self, name=None, dtype=None):
-        self.name = name or _unique_name(_snake(type(self).__name__))
+        self.name = name or unique_name(snake_case(type(self).__name__))
         self.dtype = dtypes.as_dtype(dtype or dtypes.float32)
         self._state = None
 

@@ -17,13 +17,13 @@ import datetime
 import inspect
 import json
 import os
-import re
 import tempfile
 import zipfile
 
 import numpy as np
 
 from . import activations, initializers, regularizers
+from .naming import snake_case
 from .recurrent import _Recurrent
 
 KERAS_VERSION = "3.15.1"  # the Keras whose layout these files follow (recorded in the fixtures)
@@ -62,17 +62,11 @@ def layer_keys(layers) -> list:
     seen: dict = {}
     keys = []
     for layer in layers:
-        base = _snake(type(layer).__name__)
+        base = snake_case(type(layer).__name__)
         count = seen.get(base, 0)
         seen[base] = count + 1
         keys.append(base if count == 0 else f"{base}_{count}")
     return keys
-
-
-def _snake(name: str) -> str:
-    name = re.sub(r"\W+", "", name)
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
 def _write_model(group, model) -> None:
