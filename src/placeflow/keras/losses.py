@@ -246,14 +246,20 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     return -math_ops.reduce_sum(y_true * math_ops.log(p), axis=axis)
 
 
-def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
-    """Per-example sparse categorical cross-entropy."""
+def sparse_labels(y_true, y_pred):
+    """(integer labels, one per example, and y_pred as a tensor): a trailing label axis of 1 is dropped."""
     y_pred = convert_to_tensor(y_pred)
     y_true = convert_to_tensor(y_true)
     if len(y_true.shape) == len(y_pred.shape):
         y_true = array_ops.reshape(y_true, [-1])
     if y_true.dtype not in (dtypes.int32, dtypes.int64):
         y_true = math_ops.cast(y_true, dtypes.int64)
+    return y_true, y_pred
+
+
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
+    """Per-example sparse categorical cross-entropy."""
+    y_true, y_pred = sparse_labels(y_true, y_pred)
     logits = activations.logits_of(y_pred, "softmax")
     if not from_logits and logits is None:
         p = y_pred / math_ops.reduce_sum(y_pred, axis=-1, keepdims=True)

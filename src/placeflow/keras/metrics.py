@@ -41,12 +41,7 @@ def _divide_no_nan(a, b):
 
 def sparse_categorical_accuracy(y_true, y_pred):
     """1.0 where argmax(y_pred) equals the integer label."""
-    y_true = convert_to_tensor(y_true)
-    y_pred = convert_to_tensor(y_pred)
-    if len(y_true.shape) == len(y_pred.shape):
-        y_true = array_ops.reshape(y_true, [-1])
-    if y_true.dtype not in (dtypes.int32, dtypes.int64):
-        y_true = math_ops.cast(y_true, dtypes.int64)
+    y_true, y_pred = losses_module.sparse_labels(y_true, y_pred)
     hits = math_ops.equal(math_ops.argmax(y_pred, axis=-1, output_type=y_true.dtype), y_true)
     return _as_float(hits, y_pred.dtype)
 
@@ -80,9 +75,7 @@ def top_k_categorical_accuracy(y_true, y_pred, k=5):
 
 def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
     """1.0 where the integer label is among the k largest predictions."""
-    y_true = convert_to_tensor(y_true)
-    if len(y_true.shape) == len(convert_to_tensor(y_pred).shape):
-        y_true = array_ops.reshape(y_true, [-1])
+    y_true, y_pred = losses_module.sparse_labels(y_true, y_pred)
     return _in_top_k(y_true, y_pred, k)
 
 
