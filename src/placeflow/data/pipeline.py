@@ -1,13 +1,12 @@
 """The generators behind Dataset's transformations: each takes host elements (NumPy structures) and yields host
 elements; Dataset (dataset.py) chains them and tracks cardinality and element specs.
 
-Parallel work (map with num_parallel_calls, prefetch) runs on one process-wide thread pool, so iterating a
-dataset again never starts threads of its own.
+Parallel map calls run on one process-wide thread pool, and prefetching passes on reused worker threads
+(`prefetch_workers`), so iterating a dataset again never starts threads of its own.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import queue as queue_module
 import threading
@@ -19,8 +18,9 @@ _pool = None
 _pool_lock = threading.Lock()
 
 
-def shared_pool() -> concurrent.futures.ThreadPoolExecutor:
-    """The process-wide pool parallel map and prefetch use (one worker per core, at least 2)."""
+def shared_pool():
+    """The process-wide pool parallel map uses (one worker per core, at least 2; made on first use)."""
+    import concurrent.futures
     global _pool
     with _pool_lock:
         if _pool is None:
