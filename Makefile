@@ -12,6 +12,11 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
+	@# torch.distributed (gloo) for the multi-worker tests, only from a wheel already on this machine (pip's
+	@# find-links): PyPI's default torch is a multi-GB CUDA build. Without it those tests skip, saying why.
+	$(PY) -m pip install --quiet --no-index --no-deps 'torch>=2.4' 2>/dev/null && \
+	  $(PY) -m pip install --quiet 'torch>=2.4' || \
+	  echo "placeflow: no local torch wheel: the multi-worker tests will skip (pip install 'placeflow[distributed]')"
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -1,4 +1,4 @@
-"""placeflow.distribute: MirroredStrategy, OneDeviceStrategy, distributed values and all-reduce choices."""
+"""placeflow.distribute: MirroredStrategy, MultiWorkerMirroredStrategy, OneDeviceStrategy, distributed values and all-reduce choices."""
 
 from . import cluster as cluster_resolver  # noqa: F401 - tf.distribute.cluster_resolver.*ClusterResolver
 from . import experimental  # noqa: F401
@@ -10,6 +10,9 @@ from .distribution_context import (  # noqa: F401
     in_cross_replica_context,
 )
 from .input_lib import InputContext, ValueContext  # noqa: F401
+from .multi_worker import (  # noqa: F401
+    CommunicationImplementation, CommunicationOptions, MultiWorkerMirroredStrategy,
+)
 from .reduce_op import ReduceOp  # noqa: F401
 from .strategy import MirroredStrategy, OneDeviceStrategy, Strategy, StrategyExtended  # noqa: F401
 from .values import DistributedValues, Mirrored, MirroredVariable, PerReplica  # noqa: F401

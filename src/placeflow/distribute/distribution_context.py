@@ -137,7 +137,12 @@ class ReplicaContext:
 
     @property
     def replica_id_in_sync_group(self) -> int:
-        """0 .. num_replicas_in_sync - 1."""
+        """0 .. num_replicas_in_sync - 1 (over every worker of a multi-worker strategy)."""
+        return self._strategy.extended.replica_offset + self._replica_id
+
+    @property
+    def local_replica_id(self) -> int:
+        """This replica's place among this process's devices (placeflow's; the global id less the offset)."""
         return self._replica_id
 
     @property

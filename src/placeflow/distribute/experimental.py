@@ -1,4 +1,5 @@
-"""placeflow.distribute.experimental: where a distributed step spends its time.
+"""placeflow.distribute.experimental: where a distributed step spends its time, and the multi-worker options
+(CommunicationOptions, CommunicationImplementation, the older MultiWorkerMirroredStrategy signature).
 
 `PhaseTimer` traces every placeflow.function step run while it is active and splits the busy time
 of its nodes into compute, all-reduce (ops under the 'allreduce/' name scope) and copies
@@ -11,6 +12,8 @@ from __future__ import annotations
 import time
 
 from ..graph.step_stats import listen_to_function_steps
+from . import multi_worker
+from .multi_worker import CollectiveCommunication, CommunicationImplementation, CommunicationOptions  # noqa: F401
 
 PHASES = ("compute", "all-reduce", "copies")
 
@@ -19,7 +22,7 @@ def phase_of(node) -> str:
     """'copies' for transfers, 'all-reduce' for ops under an allreduce scope, else 'compute'."""
     if node.op in ("_Recv", "_Send"):
         return "copies"
-    if "allreduce/" in node.node_name or node.op == "_NcclAllReduce":
+    if "allreduce/" in node.node_name or node.op in ("_NcclAllReduce", "CollectiveReduceV2"):
         return "all-reduce"
     return "compute"
 
@@ -57,3 +60,12 @@ class PhaseTimer:
         """One line: steps, and busy ms per step for each phase."""
         parts = ", ".join(f"{phase} {ms:.3f} ms" for phase, ms in self.per_step_ms().items())
         return f"{self.steps} steps; per step: {parts}"
+
+
+class MultiWorkerMirroredStrategy(multi_worker.MultiWorkerMirroredStrategy):
+    """tf.distribute.experimental.MultiWorkerMirroredStrategy: the older signature with `communication`."""
+
+    def __init__(self, communication=CommunicationImplementation.AUTO, cluster_resolver=None,
+                 communication_options=None):
+        options = CommunicationOptions(implementation=communication).merge(communication_options)
+        super().__init__(cluster_resolver=cluster_resolver, communication_options=options)

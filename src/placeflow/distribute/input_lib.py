@@ -1,6 +1,6 @@
 """Distributing input: each global batch is split across replicas and copied to their devices.
 
-Split rule (TensorFlow's, single worker): a batch of b rows gives each replica, in order, a chunk of
+Split rule (TensorFlow's): a batch of b rows gives each replica, in order, a chunk of
 ceil(b / n) rows; the last replicas get what is left, possibly nothing (an empty batch with the
 right trailing shape). So 5 rows over 2 replicas -> [3, 2]; 5 over 4 -> [2, 2, 1, 0]. Losses scaled by
 the global batch size (see `compute_average_loss`) make uneven and empty chunks weigh correctly.
@@ -31,28 +31,56 @@ def _host(value):
 
 
 class DistributedDataset:
-    """Iterating yields, per global batch, a structure of PerReplica tensors (one chunk per device)."""
+    """Iterating yields, per global batch, a structure of PerReplica tensors (one chunk per device).
 
-    def __init__(self, dataset, devices, prefetch: int = 2):
+    Several workers (MultiWorkerMirroredStrategy): as TensorFlow's auto-sharding by data, each global
+    batch is cut into one piece per replica of the cluster and the worker `w` of `W` keeps pieces w, w+W,
+    w+2W, ... of that stream, its local replicas taking them in turn; with sharding OFF every worker reads
+    the whole stream of pieces."""
+
+    def __init__(self, dataset, devices, prefetch: int = 2, num_workers: int = 1, worker_index: int = 0,
+                 shard: bool = True):
         self._dataset, self._devices, self._prefetch = dataset, list(devices), prefetch
+        self._workers, self._worker, self._shard = num_workers, worker_index, shard
 
     def __iter__(self):
-        batches = (self._split(element) for element in self._dataset._make_iterator())
+        if self._workers == 1:
+            batches = (self._split(element) for element in self._dataset._make_iterator())
+        else:
+            batches = self._worker_steps()
         return iter(_prefetching(batches, self._prefetch) if self._prefetch else batches)
 
     def _split(self, element):
         host = _map_structure(_host, element)
+        pieces = self._pieces(host, len(self._devices))
+        return self._place(pieces)
+
+    def _pieces(self, host, count: int) -> list:
         leaves = _leaves(host)
         if any(np.ndim(leaf) == 0 for leaf in leaves):
             raise ValueError(f"Call the `batch` method on the input Dataset in order to be able to split your "
-                             f"input across {len(self._devices)} replicas.")
-        sizes = split_sizes(len(leaves[0]), len(self._devices))
-        bounds = np.cumsum([0] + sizes)
-        parts = [_as_tensors(_map_structure(lambda x, lo=lo, hi=hi: x[lo:hi], host), device)
-                 for lo, hi, device in zip(bounds, bounds[1:], self._devices)]
-        if len(parts) == 1:
-            return parts[0]
-        return _regroup_parts(parts)
+                             f"input across {count} replicas.")
+        bounds = np.cumsum([0] + split_sizes(len(leaves[0]), count))
+        return [_map_structure(lambda x, lo=lo, hi=hi: x[lo:hi], host) for lo, hi in zip(bounds, bounds[1:])]
+
+    def _place(self, pieces):
+        parts = [_as_tensors(piece, device) for piece, device in zip(pieces, self._devices)]
+        return parts[0] if len(parts) == 1 else _regroup_parts(parts)
+
+    def _worker_steps(self):
+        """This worker's steps: the stream of per-replica pieces, sharded by worker, grouped by local replicas."""
+        replicas = self._workers * len(self._devices)
+        step = []
+        position = 0
+        for element in self._dataset._make_iterator():
+            for piece in self._pieces(_map_structure(_host, element), replicas):
+                mine = not self._shard or position % self._workers == self._worker
+                position += 1
+                if mine:
+                    step.append(piece)
+                    if len(step) == len(self._devices):
+                        yield self._place(step)
+                        step = []
 
     def __repr__(self) -> str:
         return f"<DistributedDataset over {len(self._devices)} replicas>"

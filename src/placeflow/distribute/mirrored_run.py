@@ -94,7 +94,7 @@ class Coordinator:
         """fn(*args, **kwargs) on every replica (distributed arguments split per replica); results regrouped."""
         context = contextvars.copy_context()
         self.caller_graph = graph_mode.active()
-        count = self.strategy.num_replicas_in_sync
+        count = len(self.strategy.extended.worker_devices)
         self.threads = [_ReplicaThread(self, i, fn, select_replica(i, args), select_replica(i, kwargs), context.copy())
                         for i in range(count)]
         for thread in self.threads:

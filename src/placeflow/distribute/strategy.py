@@ -45,10 +45,22 @@ def _ensure_log_handler() -> None:
 class StrategyExtended:
     """The lower-level API of a strategy: devices, updates of distributed variables, reductions."""
 
+    num_workers = 1    # worker processes running the program in sync (MultiWorkerMirroredStrategy: several)
+    worker_index = 0   # this process's place among them
+    replica_offset = 0  # global replica id of this process's first local replica
+
     def __init__(self, strategy, devices, cross_device_ops):
         self._strategy = strategy
         self._devices = tuple(devices)
         self._cross_device_ops = cross_device_ops
+
+    def sum_over_workers(self, tensor):
+        """`tensor` summed over every worker process (itself on one worker)."""
+        return tensor
+
+    def host_sum_over_workers(self, array):
+        """A NumPy `array` summed over every worker process, eagerly (itself on one worker)."""
+        return array
 
     @property
     def worker_devices(self) -> tuple:
@@ -145,7 +157,7 @@ class Strategy:
         if replica is not None and distribution_context.has_strategy():
             raise RuntimeError("`run` was called in replica context (inside another `run`). Call it once, from "
                                "cross-replica context: outside strategy.run.")
-        if self.num_replicas_in_sync == 1:
+        if len(self._extended.worker_devices) == 1:
             return self._run_single(fn, select_replica(0, args), select_replica(0, kwargs))
         if isinstance(fn, function_module.Function) and graph_mode.active() is None:
             return self._traced_run(fn)(*args, **kwargs)

@@ -28,7 +28,7 @@ class DistributedValues:
     def _get(self):
         """The value of the current replica (replica 0 in cross-replica context)."""
         replica = distribution_context.get_replica_context()
-        index = replica.replica_id_in_sync_group if replica is not None else 0
+        index = replica.local_replica_id if replica is not None else 0
         return self._values[index if index < len(self._values) else 0]
 
     def __repr__(self) -> str:
@@ -105,7 +105,7 @@ class MirroredVariable(Variable):
         strategy, replica = distribution_context.current()
         if replica is None or strategy is not self._strategy:
             return self._components[0]
-        return self._components[replica.replica_id_in_sync_group]
+        return self._components[replica.local_replica_id]
 
     def _watch_target(self) -> Variable:
         """The copy a GradientTape watches and differentiates in this replica."""

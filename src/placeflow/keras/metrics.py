@@ -176,12 +176,16 @@ def _inside_replicas() -> bool:
 
 
 def _total(variable):
-    """A state variable's value: the sum of its replicas' copies (read in cross-replica context)."""
+    """A state variable's value: the sum of its replicas' copies (read in cross-replica context), over every
+    worker of a multi-worker strategy."""
     parts = local_results(variable)
-    if len(parts) == 1 or _inside_replicas():
+    if _inside_replicas():
         return variable.read_value()
     with device_scope(parts[0].device):
-        return math_ops.add_n([math_ops.identity(part.read_value()) for part in parts])
+        local = math_ops.add_n([math_ops.identity(p.read_value()) for p in parts]) if len(parts) > 1 else \
+            variable.read_value()
+        strategy = getattr(variable, "_strategy", None)
+        return strategy.extended.sum_over_workers(local) if strategy is not None else local
 
 
 def _weights(sample_weight, values):

@@ -307,7 +307,7 @@ class Model(Layer):
             self._build_for(source)
             predict = self._function("predict")
             callbacks.on_predict_begin()
-            for index, batch in enumerate(distributed(source, self._distribute_strategy)):
+            for index, batch in enumerate(distributed(source, self._distribute_strategy, every_worker_whole=True)):
                 if steps is not None and index >= steps:
                     break
                 callbacks.on_predict_batch_begin(index)
@@ -409,14 +409,16 @@ class Model(Layer):
         totals, seen = None, 0
         begin, end = getattr(callbacks, f"on_{kind}_batch_begin"), getattr(callbacks, f"on_{kind}_batch_end")
         batches = stream if stream is not None else distributed(source, self._distribute_strategy)
+        extended = self._distribute_strategy.extended
         for index, batch in enumerate(batches):
             if steps is not None and index >= steps:
                 break
             begin(index)
             x, y, *weights = batch
-            rows = rows_of(x)
+            rows = int(extended.host_sum_over_workers(np.array([rows_of(x)]))[0])  # the global batch
             sums = step_function(x, y, weights[0] if weights else None, float(rows))
-            batch = [sum(np.asarray(p.numpy(), np.float64) for p in local_results(s)) for s in sums]
+            batch = _summed_over_workers(extended, [sum(np.asarray(p.numpy(), np.float64) for p in local_results(s))
+                                                    for s in sums])
             totals = batch if totals is None else [t + b for t, b in zip(totals, batch)]
             seen += rows
             logs = self._logs(totals, seen)
@@ -481,6 +483,15 @@ class Sequential(Model):
         elif self.built:
             self.build(self.input_shape)
         self._functions = {}
+
+
+def _summed_over_workers(extended, arrays) -> list:
+    """Each of `arrays` summed over every worker (one collective for all of them); as given on one worker."""
+    if extended.num_workers == 1:
+        return arrays
+    total = extended.host_sum_over_workers(np.concatenate([np.ravel(a) for a in arrays]))
+    bounds = np.cumsum([0] + [np.size(a) for a in arrays])
+    return [total[lo:hi].reshape(np.shape(a)) for lo, hi, a in zip(bounds, bounds[1:], arrays)]
 
 
 class _Continuing:

@@ -125,9 +125,14 @@ def split_for_validation(x, y, sample_weight, fraction):
     return train, held
 
 
-def distributed(source, strategy):
-    """Iterate `source`'s batches as tensors on the strategy's devices (PerReplica when several)."""
-    devices = list(strategy.extended.worker_devices) or [None]
+def distributed(source, strategy, every_worker_whole: bool = False):
+    """Iterate `source`'s batches as tensors on the strategy's devices (PerReplica when several). Several
+    workers share each batch (auto-sharding), unless `every_worker_whole` (predict: each worker predicts
+    every batch on its own devices and returns all the outputs, which needs no collective)."""
+    extended = strategy.extended
+    devices = list(extended.worker_devices) or [None]
+    if extended.num_workers > 1 and not every_worker_whole:
+        return strategy.experimental_distribute_dataset(source)
     return DistributedDataset(source, devices)
 
 

@@ -1,0 +1,132 @@
+"""MultiWorkerMirroredStrategy across worker processes on loopback (gloo through torch.distributed).
+
+Each test starts real worker processes with their own TF_CONFIG (tests/distribute/loopback.py) running a
+program of multi_worker_programs.py, and compares them with the same program in one process.
+"""
+
+import importlib.util
+import json
+
+import numpy as np
+import pytest
+
+import placeflow as tf
+
+from . import loopback
+
+PROGRAMS = loopback.HERE / "multi_worker_programs.py"
+needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None,
+                                 reason="needs torch.distributed (gloo): the `distributed` extra")
+
+
+@needs_torch
+def test_two_worker_custom_loop_reproduces_single_process_training():
+    workers = loopback.run_cluster(PROGRAMS, "linear")
+    alone = loopback.run_alone(PROGRAMS, "linear")
+    assert [w["replicas"] for w in workers] == [2, 2] and alone["replicas"] == 1
+    for worker in workers:
+        assert worker["w"] == pytest.approx(alone["w"], abs=1e-6)
+        assert worker["b"] == pytest.approx(alone["b"], abs=1e-6)
+        np.testing.assert_allclose(worker["losses"], alone["losses"], rtol=1e-5)
+    assert abs(alone["w"] - 3.0) < 0.5 and abs(alone["b"] - 1.0) < 0.2  # it did train
+
+
+@needs_torch
+def test_keras_fit_on_two_workers_equals_one_worker_on_the_same_global_batch():
+    workers = loopback.run_cluster(PROGRAMS, "fit")
+    alone = loopback.run_alone(PROGRAMS, "fit")
+    for worker in workers:
+        for got, want in zip(worker["weights"], alone["weights"]):
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+        for key in ("loss", "mae"):
+            np.testing.assert_allclose(worker["history"][key], alone["history"][key], rtol=1e-5)
+        assert worker["evaluate"] == pytest.approx(alone["evaluate"], rel=1e-5)
+        np.testing.assert_allclose(worker["predict"], alone["predict"], rtol=1e-5)
+    assert alone["history"]["loss"][-1] < alone["history"]["loss"][0]
+
+
+@needs_torch
+def test_input_is_sharded_by_data_and_reductions_span_every_worker():
+    first, second = loopback.run_cluster(PROGRAMS, "input")
+    # each global batch of 4 is cut into one piece per replica; worker w keeps piece w
+    assert first["rows"] == [[0, 1], [4, 5], [8, 9]] and second["rows"] == [[2, 3], [6, 7], [10, 11]]
+    assert first["contexts"] == [[2, 0, 2]] and second["contexts"] == [[2, 1, 2]]
+    assert first["from_function"] == [[0, 2], [4, 6]] and second["from_function"] == [[1, 3], [5, 7]]
+    for worker in (first, second):  # replica r holds (r + 1) * [1, 1]; every worker gets the same reductions
+        assert worker["reduced"] == {"sum": [3.0, 3.0], "mean": [1.5, 1.5], "mean_axis": 1.5}
+        assert worker["gathered"] == [1.0, 1.0, 2.0, 2.0]
+
+
+@needs_torch
+def test_a_killed_worker_fails_the_survivors_step_with_unavailable_and_a_new_cluster_forms():
+    ports = loopback.free_ports(2)
+    survivor = loopback.start(PROGRAMS, ["fault", "survivor"], loopback.worker_env(loopback.tf_config(ports, 0),
+                                                                                  REFORM="1"))
+    victim = loopback.start(PROGRAMS, ["fault", "victim"], loopback.worker_env(loopback.tf_config(ports, 1)))
+    try:
+        assert loopback.result(victim)["first"] == [2.0, 2.0]
+        victim.wait(timeout=30)
+        replacement = loopback.start(PROGRAMS, ["fault", "replacement"],
+                                     loopback.worker_env(loopback.tf_config(ports, 1)))
+        out = loopback.result(survivor)
+        assert out["first"] == [2.0, 2.0]
+        assert out["error"] == "UnavailableError" and out["seconds"] < 10.0, out
+        assert "connection closed" in out["message"] and "new MultiWorkerMirroredStrategy" in out["message"]
+        assert out["reformed"] == [2.0, 2.0]
+        assert loopback.result(replacement)["first"] == [2.0, 2.0]
+    finally:
+        for process in (survivor, victim):
+            if process.poll() is None:
+                process.kill()
+
+
+@needs_torch
+def test_a_silent_worker_fails_the_step_at_the_configured_deadline():
+    ports = loopback.free_ports(2)
+    survivor = loopback.start(PROGRAMS, ["fault", "survivor"],
+                              loopback.worker_env(loopback.tf_config(ports, 0), STEP_TIMEOUT="2"))
+    silent = loopback.start(PROGRAMS, ["fault", "silent"],
+                            loopback.worker_env(loopback.tf_config(ports, 1), STEP_TIMEOUT="2"))
+    try:
+        out = loopback.result(survivor)
+        assert out["error"] == "UnavailableError" and 1.5 < out["seconds"] < 8.0, out
+        assert "did not answer within 2 s" in out["message"]
+    finally:
+        silent.kill()
+
+
+def test_without_tf_config_the_strategy_is_one_worker(monkeypatch, make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="2")
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    assert strategy.num_replicas_in_sync == 2 and strategy.extended.num_workers == 1
+    assert strategy.extended.should_checkpoint and strategy.cluster_resolver.task_type is None
+    with strategy.scope():
+        v = tf.Variable(1.0)
+    result = strategy.run(lambda: tf.distribute.get_replica_context().all_reduce("SUM", v * 1.0))
+    assert [float(r) for r in strategy.experimental_local_results(result)] == [2.0, 2.0]
+
+
+def test_tasks_outside_chief_and_worker_jobs_and_bad_options_are_refused(monkeypatch):
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": {"worker": ["127.0.0.1:1"], "ps": ["127.0.0.1:2"]},
+                                                "task": {"type": "ps", "index": 0}}))
+    with pytest.raises(ValueError, match="not a 'chief' or 'worker' task"):
+        tf.distribute.MultiWorkerMirroredStrategy()
+    with pytest.raises(ValueError, match="timeout_seconds must be positive"):
+        tf.distribute.experimental.CommunicationOptions(timeout_seconds=0)
+    monkeypatch.delenv("TF_CONFIG")
+    with pytest.raises(ValueError, match="needs CUDA GPUs"):
+        tf.distribute.experimental.MultiWorkerMirroredStrategy(
+            communication=tf.distribute.experimental.CollectiveCommunication.NCCL,
+            cluster_resolver=tf.distribute.cluster_resolver.SimpleClusterResolver(
+                tf.train.ClusterSpec({"worker": ["127.0.0.1:1", "127.0.0.1:2"]}), task_type="worker", task_id=0))
+
+
+def test_file_sharding_of_a_dataset_without_files_is_refused(monkeypatch):
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    from placeflow.distribute import multi_worker
+    options = tf.data.Options()
+    options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.FILE
+    with pytest.raises(tf.errors.NotFoundError, match="AutoShardPolicy.FILE"):
+        multi_worker._shards(tf.data.Dataset.range(4).with_options(options))
+    assert multi_worker._shards(tf.data.Dataset.range(4)) is True
