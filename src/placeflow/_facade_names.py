@@ -24,3 +24,8 @@ _experimental.memory_summary = memory_summary
 _nn.compute_average_loss, _nn.scale_regularization_loss = compute_average_loss, scale_regularization_loss
 _config.run_functions_eagerly, _config.functions_run_eagerly = run_functions_eagerly, functions_run_eagerly
 _function_module.autograph_converter = _autograph.convert
+
+from .distribute import remote as _remote  # noqa: E402
+
+_config.experimental_connect_to_cluster = _remote.connect_to_cluster
+_config.experimental_connect_to_host = _remote.connect_to_host

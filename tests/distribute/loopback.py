@@ -71,3 +71,17 @@ def run_cluster(script, program: str, workers: int = 2, timeout: float = 90.0, *
 def run_alone(script, program: str, timeout: float = 90.0) -> dict:
     """`program`'s result in one process without TF_CONFIG (the single-worker reference)."""
     return result(start(script, [program], worker_env()), timeout)
+
+
+def start_servers(job: str = "worker", tasks: int = 2, **extra) -> tuple:
+    """(cluster dict, processes): `tasks` task servers of `job` on free ports, each ready to serve."""
+    cluster = {job: [f"127.0.0.1:{p}" for p in free_ports(tasks)]}
+    processes = [start(HERE / "task_server.py", [json.dumps(cluster), job, str(i)], worker_env(**extra))
+                 for i in range(tasks)]
+    for process in processes:
+        line = process.stdout.readline()
+        if not line.startswith("READY"):
+            for p in processes:
+                p.kill()
+            raise AssertionError(f"task server did not start: {line}{process.stderr.read()[-3000:]}")
+    return cluster, processes

@@ -13,10 +13,17 @@ def list_physical_devices(device_type: str | None = None) -> list:
     return [i.device for i in infos if device_type is None or i.device.device_type == device_type]
 
 
+# Devices of other tasks of the cluster, listed after this process's own (distribute.remote registers a
+# callable returning LogicalDevices once `experimental_connect_to_cluster` connected).
+cluster_logical_devices = None
+
+
 def list_logical_devices(device_type: str | None = None) -> list:
-    """Logical devices ('/device:GPU:0', ...); initializes the runtime, freezing configuration."""
+    """Logical devices ('/device:GPU:0', ...), then those of connected tasks; initializes the runtime."""
     devices = context().ensure_initialized("list_logical_devices()")
-    return [d.logical_device for d in devices if device_type is None or d.device_type == device_type]
+    local = [d.logical_device for d in devices if device_type is None or d.device_type == device_type]
+    remote = cluster_logical_devices() if cluster_logical_devices is not None else []
+    return local + [d for d in remote if device_type is None or d.device_type == device_type]
 
 
 def get_visible_devices(device_type: str | None = None) -> list:

@@ -14,5 +14,6 @@ from .multi_worker import (  # noqa: F401
     CommunicationImplementation, CommunicationOptions, MultiWorkerMirroredStrategy,
 )
 from .reduce_op import ReduceOp  # noqa: F401
+from .remote import Server  # noqa: F401
 from .strategy import MirroredStrategy, OneDeviceStrategy, Strategy, StrategyExtended  # noqa: F401
 from .values import DistributedValues, Mirrored, MirroredVariable, PerReplica  # noqa: F401

@@ -16,12 +16,14 @@ import functools
 
 import numpy as np
 
+from ..config import context as context_module
 from ..framework import errors
 from ..ops.collective import COLLECTIVE_OPS
 from ..ops.registry import BY_SIZE, HEAVY, find_kernel, op_def
 from ..placement import report
+from ..runtime import registry
 from ..runtime.transfer import copy_array
-from . import constant_folding
+from . import constant_folding, remote_segments
 from .schedule import WRITE_KINDS
 from .state import write_variable
 
@@ -91,15 +93,19 @@ def build_plan(ops, placed, fetches, feeds, store=None, reasons=None) -> Plan:
     """Compile `ops` (placed, in creation order) into a Plan computing `fetches` from `feeds`; `reasons`
     (the placer's, per op) go to the placement report with the plan's ops."""
     builder = _Builder(placed, {t.op: i for i, t in enumerate(feeds)}, store)
-    for op in ops:
-        builder.add(op)
+    units, segments = remote_segments.split(ops, placed, fetches, builder.fed)
+    for unit in units:
+        if isinstance(unit, remote_segments.Segment):
+            builder.add_segment(unit)
+        else:
+            builder.add(unit)
     plan = builder.plan
     plan.feeds = list(feeds)
     plan.fetches = [builder.output_of(t, builder.device_of(t.op)) if hasattr(t, "value_index") else
                     (builder.index[t], None) for t in fetches]
     _link_consumers(plan)
     plan.host_transients = _host_transients(plan)
-    plan.record = report.remember_plan(_report_rows(plan, reasons or {}))
+    plan.record = report.remember_plan(_report_rows(plan, reasons or {}) + _segment_rows(segments, placed, reasons))
     plan.width = _parallel_width(plan)
     # collective nodes block until every device's node arrives: they need one thread per device lane
     plan.writes_state = any(n.kind in WRITE_KINDS for n in plan.nodes)
@@ -120,6 +126,7 @@ class _Builder:
         self.transfers: dict = {}   # (source index, port, device name) -> recv node index
         self.local_consts: dict = {}
         self.transfer_count = 0
+        self.segment_outputs: dict = {}  # (op, output index) -> (_RemoteCall node index, port)
 
     def device_of(self, op):
         """The device the placer chose for `op`."""
@@ -184,9 +191,25 @@ class _Builder:
             constant_folding.fold(node, op, self.plan.nodes)
         return node
 
+    def add_segment(self, segment) -> None:
+        """One `_RemoteCall` node on the host CPU running a remote task's segment (remote_segments)."""
+        host = _host_cpu()
+        node = self.new_node(segment.name, "_RemoteCall", host, "kernel")
+        node.inputs = [self.input_of(t, host) for t in segment.inputs]
+        node.controls = sorted({self.index[c] for c in segment.controls if c in self.index})
+        node.call, node.expensive = segment.call, True
+        for port, tensor in enumerate(segment.outputs):
+            self.segment_outputs[(tensor.op, tensor.value_index)] = (node.index, port)
+        for op in segment.ops:
+            self.index[op] = node.index
+
     # -- edges ----------------------------------------------------------------------------------------
     def input_of(self, tensor, device, wants_ref=False):
         """(node, port) giving `tensor` on `device`: a local constant, a variable read, or a transfer."""
+        remote = self.segment_outputs.get((tensor.op, tensor.value_index))
+        if remote is not None:
+            source = self.plan.nodes[remote[0]]
+            return remote if source.device is device else (self._transfer(source, remote[1], device), None)
         source = self.plan.nodes[self.index[tensor.op]]
         port = tensor.value_index if len(tensor.op.outputs) > 1 else None
         if source.kind == "const" and source.ref is None and source.device is not device:
@@ -199,6 +222,8 @@ class _Builder:
 
     def output_of(self, tensor, device):
         """(node, port) of a fetched tensor (a variable fetch reads its value)."""
+        if (tensor.op, tensor.value_index) in self.segment_outputs:
+            return self.segment_outputs[(tensor.op, tensor.value_index)]
         source = self.plan.nodes[self.index[tensor.op]]
         if source.ref is not None:
             return self._deref(source), None
@@ -270,6 +295,17 @@ def _no_output(*controls):
 def _pass_on(value):
     """A _Send's body: its value goes to the _Recv as it is."""
     return value
+
+
+def _host_cpu():
+    ctx = context_module._context or context_module.context()
+    return next(d for d in registry.devices(ctx) if d.device_type == "CPU")
+
+
+def _segment_rows(segments, placed, reasons) -> list:
+    """Placement report rows of the ops that run in other tasks."""
+    return [(op.type, placed[op].name) + tuple((reasons or {}).get(op, ("scope", "")))
+            for segment in segments for op in segment.ops]
 
 
 def _report_rows(plan, reasons) -> list:

@@ -19,6 +19,7 @@ from ..framework import errors
 from ..framework.device_spec import DeviceSpec, is_complete_specification
 from ..ops.registry import list_kernels
 from ..runtime import registry
+from . import cluster_devices
 from .policy import log_fallback, matching, strict_error, supported_types
 
 GENERATORS = frozenset({"Const", "Placeholder"})
@@ -187,6 +188,8 @@ def _candidates(group: _Group, op, devices, policy) -> list:
                 raise strict_error(op.type, f"({op.name}) would run on {found[0].short_name}: {detail}")
             group.reason = ("kernel fallback", detail)
         return found
+    spec, remote = cluster_devices.resolve(spec)
+    devices = list(devices) + list(remote) if remote else devices
     found = matching(devices, spec, group.types)
     if found:
         group.reason = ("scope", "")

@@ -18,7 +18,7 @@ from ..framework import errors
 from ..framework.device_spec import LOCAL_JOB, DeviceSpec, is_complete_specification
 from ..ops.registry import find_kernel, list_kernels, op_def, registered_ops
 from ..runtime import registry
-from . import report
+from . import cluster_devices, report
 
 log = logging.getLogger("placeflow.placement")
 
@@ -68,8 +68,10 @@ def _on_resource_device(op, dtype, device) -> Decision:
 
 
 def _on_requested(ctx, devices, op, requested, dtype, supported) -> Decision:
-    spec = DeviceSpec.from_string(requested)
-    if spec.job not in (None, LOCAL_JOB) or spec.replica not in (None, 0) or spec.task not in (None, 0):
+    spec, remote = cluster_devices.resolve(DeviceSpec.from_string(requested))
+    if remote:
+        devices = list(devices) + list(remote)
+    elif spec.job not in (None, LOCAL_JOB) or spec.replica not in (None, 0) or spec.task not in (None, 0):
         raise _unknown_device(requested)
     match = _first_match(devices, spec, supported)
     if match is not None:
@@ -143,8 +145,9 @@ def _unsatisfiable(devices, op, requested, supported, why) -> errors.InvalidArgu
 def _unknown_device(requested: str) -> UnknownDeviceError:
     return UnknownDeviceError(None, None, (
         f"Error copying tensor to device: {requested}. {requested} unknown device.\n"
-        f"placeflow: only this process (/job:{LOCAL_JOB}/replica:0/task:0) has devices; "
-        "drop the job, replica and task from the device name (e.g. '/device:GPU:0')."))
+        f"placeflow: no connected task has this device; this process's devices are /job:{LOCAL_JOB}/replica:0/"
+        "task:0's. Drop the job, replica and task from the name (e.g. '/device:GPU:0'), or connect to the "
+        "cluster first: tf.config.experimental_connect_to_cluster(...)."))
 
 
 _TF_TYPE_NAMES = {"float16": "half", "float32": "float", "float64": "double"}

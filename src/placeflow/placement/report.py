@@ -80,7 +80,12 @@ class PlacementReport:
 
 
 def _short(name: str) -> str:
-    return name.rsplit("/device:", 1)[-1]
+    """'CPU:0' for this process's devices; '/job:worker/task:1/CPU:0' for another task's."""
+    head, _, device = name.rpartition("/device:")
+    if head.startswith("/job:") and not head.startswith("/job:localhost/"):
+        job, _, rest = head[len("/job:"):].partition("/")
+        return f"/job:{job}/task:{rest.rpartition('task:')[2]}/{device}"
+    return device
 
 
 def placement_report() -> PlacementReport:

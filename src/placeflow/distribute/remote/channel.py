@@ -1,0 +1,113 @@
+"""The connection between a client and one task server: requests and replies over Python's
+multiprocessing.connection (length-prefixed pickles on a TCP socket, with its HMAC challenge when the cluster
+has a key).
+
+Authentication: set PLACEFLOW_CLUSTER_KEY to the same secret in every task and client; without it the
+servers accept anyone who can reach their address (as TensorFlow's gRPC servers do) — see docs/security.md.
+Liveness: TCP keepalive probes an idle connection after 5 s, every 1 s, 3 times: a partitioned peer fails
+the waiting call with UnavailableError after about 8 s; a dead one (connection reset) at once.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from multiprocessing.connection import AuthenticationError, Client
+
+from ...framework import errors
+
+KEY_VARIABLE = "PLACEFLOW_CLUSTER_KEY"
+CONNECT_TIMEOUT_S = 30.0
+KEEPALIVE = ((socket.TCP_KEEPIDLE, 5), (socket.TCP_KEEPINTVL, 1), (socket.TCP_KEEPCNT, 3)) \
+    if hasattr(socket, "TCP_KEEPIDLE") else ()
+
+
+def cluster_key():
+    """The cluster's shared key (bytes) from PLACEFLOW_CLUSTER_KEY, or None."""
+    key = os.environ.get(KEY_VARIABLE, "")
+    return key.encode() if key else None
+
+
+def keep_alive(connection) -> None:
+    """Turn on TCP keepalive for `connection`'s socket (detects a silent, partitioned peer)."""
+    sock = socket.socket(fileno=os.dup(connection.fileno()))
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for option, value in KEEPALIVE:
+            sock.setsockopt(socket.IPPROTO_TCP, option, value)
+    finally:
+        sock.close()
+
+
+def address_tuple(address: str) -> tuple:
+    """('host', port) of 'host:port' (also 'grpc://host:port')."""
+    from ..worker_collectives import split_address
+    return split_address(address)
+
+
+class TaskChannel:
+    """Requests to task `task` of `job` at `address`, one at a time (a lock serializes callers)."""
+
+    def __init__(self, job: str, task: int, address: str, timeout_s: float = CONNECT_TIMEOUT_S):
+        self.job, self.task, self.address = job, task, address
+        self.name = f"/job:{job}/replica:0/task:{task}"
+        self._lock = threading.Lock()
+        self._conn = self._connect(timeout_s)
+
+    def _connect(self, timeout_s: float):
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                connection = Client(address_tuple(self.address), family="AF_INET", authkey=cluster_key())
+                keep_alive(connection)
+                return connection
+            except AuthenticationError:
+                raise errors.UnauthenticatedError(None, None, (
+                    f"Task {self.name} at {self.address} refused this client's key. Set {KEY_VARIABLE} to the "
+                    "same secret in every task and client (or unset it everywhere).")) from None
+            except OSError as exc:
+                if time.monotonic() > deadline:
+                    raise errors.UnavailableError(None, None, (
+                        f"Could not connect to task {self.name} at {self.address} within {timeout_s:.0f} s: "
+                        f"{exc}. Start its tf.distribute.Server first (and check TF_CONFIG's address).")) from None
+                time.sleep(0.1)
+
+    def request(self, *message):
+        """Send `message` and return the task's reply; the task's error is raised here."""
+        with self._lock:
+            try:
+                self._conn.send(message)
+                status, value = self._conn.recv()
+            except (EOFError, OSError) as exc:
+                raise errors.UnavailableError(None, None, (
+                    f"Task {self.name} at {self.address} is unreachable ({type(exc).__name__}: {exc}): it stopped, "
+                    "crashed or the network failed. Restart it and connect again.")) from None
+        if status == "error":
+            raise value
+        return value
+
+    # -- what a client asks ----------------------------------------------------------------------
+    def devices(self) -> list:
+        """[(device type, index)] of the task's devices."""
+        return self.request("devices")
+
+    def run_op(self, device: str, op: str, args, attrs, name):
+        """`op` run eagerly on the task's `device`; its outputs' values."""
+        return self.request("op", device, op, args, attrs, name)
+
+    def ship_segment(self, key: str, payload: bytes) -> None:
+        """Send a plan segment's ops to the task, once."""
+        self.request("ship", key, payload)
+
+    def run_segment(self, key: str, values) -> list:
+        """Run a shipped segment on `values`; its outputs' values."""
+        return self.request("run", key, values)
+
+    def close(self) -> None:
+        """Close the connection (the task forgets this client's segments)."""
+        try:
+            self._conn.close()
+        except OSError:
+            pass
