@@ -1,4 +1,4 @@
-"""The `placeflow` command: `placeflow devices`, `placeflow memory`, `placeflow demo`."""
+"""The `placeflow` command: `placeflow devices`, `placeflow memory`, `placeflow demo`, `placeflow launch`."""
 
 from __future__ import annotations
 
@@ -18,6 +18,14 @@ def main(argv=None) -> int:
     demo = commands.add_parser("demo", help="walk through the seed programs")
     demo.add_argument("--simulated-gpus", type=int, default=4,
                       help="simulated GPUs to use when no CUDA GPU is usable (default 4)")
+    launch = commands.add_parser("launch", help="run a script as the workers of a cluster, each with its TF_CONFIG")
+    launch.add_argument("-n", "--num-workers", type=int, help="workers to start on this host (free ports)")
+    launch.add_argument("--host", default="127.0.0.1", help="address of this host's workers (default 127.0.0.1)")
+    launch.add_argument("--workers", help="the whole cluster, 'host:port,host:port,...' (with --index)")
+    launch.add_argument("--index", type=int, help="start only this task of --workers (one launcher per host)")
+    launch.add_argument("--chief", action="store_true", help="make the first task the 'chief' job")
+    launch.add_argument("script", help="the Python program every worker runs")
+    launch.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
     args = parser.parse_args(argv)
     if args.version:
         from ..framework.version import PLACEFLOW_VERSION, TF_API_VERSION
@@ -29,11 +37,24 @@ def main(argv=None) -> int:
         return 0
     if args.command == "memory":
         return _memory(args.script, args.args)
+    if args.command == "launch":
+        return _launch(parser, args)
     if args.command == "demo":
         from .demo import run_demo
         return run_demo(args.simulated_gpus)
     parser.print_help()
     return 2
+
+
+def _launch(parser, args) -> int:
+    from .launch import launch
+    if (args.num_workers is None) == (args.workers is None):
+        parser.error("launch needs either -n N (workers on this host) or --workers with --index")
+    if args.workers is not None and args.index is None:
+        parser.error("--workers needs --index: the task this host runs")
+    if args.num_workers is not None and args.num_workers < 1:
+        parser.error(f"-n must be at least 1, got {args.num_workers}")
+    return launch(args.script, args.args, args.num_workers, args.host, args.workers, args.index, args.chief)
 
 
 def _memory(script, script_args) -> int:
