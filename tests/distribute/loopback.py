@@ -68,9 +68,9 @@ def run_cluster(script, program: str, workers: int = 2, timeout: float = 90.0, *
                 p.kill()
 
 
-def run_alone(script, program: str, timeout: float = 90.0) -> dict:
+def run_alone(script, program: str, timeout: float = 90.0, **extra) -> dict:
     """`program`'s result in one process without TF_CONFIG (the single-worker reference)."""
-    return result(start(script, [program], worker_env()), timeout)
+    return result(start(script, [program], worker_env(**extra)), timeout)
 
 
 def start_servers(job: str = "worker", tasks: int = 2, **extra) -> tuple:

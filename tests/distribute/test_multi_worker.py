@@ -20,10 +20,12 @@ needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None,
 
 
 @needs_torch
-def test_two_worker_custom_loop_reproduces_single_process_training():
-    workers = loopback.run_cluster(PROGRAMS, "linear")
-    alone = loopback.run_alone(PROGRAMS, "linear")
-    assert [w["replicas"] for w in workers] == [2, 2] and alone["replicas"] == 1
+@pytest.mark.parametrize("local_gpus", [0, 2], ids=["one-cpu-replica-per-worker", "two-gpu-replicas-per-worker"])
+def test_two_worker_custom_loop_reproduces_single_process_training(local_gpus):
+    workers = loopback.run_cluster(PROGRAMS, "linear", PLACEFLOW_SIMULATED_GPUS=local_gpus)
+    alone = loopback.run_alone(PROGRAMS, "linear", PLACEFLOW_SIMULATED_GPUS=2 * local_gpus)
+    replicas = max(2 * local_gpus, 2)
+    assert [w["replicas"] for w in workers] == [replicas, replicas] and alone["replicas"] == max(2 * local_gpus, 1)
     for worker in workers:
         assert worker["w"] == pytest.approx(alone["w"], abs=1e-6)
         assert worker["b"] == pytest.approx(alone["b"], abs=1e-6)

@@ -83,11 +83,17 @@ class _Cluster:
 
 
 class CollectiveAllReduce(cross_device_ops_lib.CrossDeviceOps):
-    """Sum over the local replicas in-process, then over the workers (packed), then copy to every device."""
+    """Sum over the local replicas in-process, then over the workers (packed), then copy to every device.
 
-    def __init__(self, local_ops, group, num_replicas: int, bytes_per_pack: int = 0):
+    Every collective between workers runs on one device of this worker (`device`: the host CPU for gloo,
+    the first GPU for NCCL). A traced step runs each device's nodes in plan order, so the workers, which
+    trace the same program, enter their collectives in the same order; spread over several devices'
+    lanes they could start them in different orders and wait for each other forever."""
+
+    def __init__(self, local_ops, group, num_replicas: int, device: str, bytes_per_pack: int = 0):
         self._local, self._group, self._replicas, self._bytes_per_pack = local_ops, group, num_replicas, \
             bytes_per_pack
+        self.device = device
 
     def batch_reduce(self, reduce_op, value_destination_pairs):
         """Reduce each value over every replica of every worker; the results sit on their destinations."""
@@ -107,7 +113,7 @@ class CollectiveAllReduce(cross_device_ops_lib.CrossDeviceOps):
         out = list(tensors)
         for pack in self._packs(tensors):
             members = [tensors[i] for i in pack]
-            with device_scope(members[0].device):
+            with device_scope(self.device):
                 flat = [array_ops.reshape(t, [-1]) for t in members]
                 buffer = array_ops.concat(flat, 0) if len(flat) > 1 else flat[0]
                 reduced = collective_reduce(buffer, self._group)
@@ -157,7 +163,8 @@ class _MultiWorkerExtended(StrategyExtended):
         """`tensor` summed over every worker (a collective; every worker must call it, in the same order)."""
         if self._group is None or self._group.size == 1:
             return tensor
-        return collective_reduce(tensor, self._group)
+        with device_scope(self._cross_device_ops.device):
+            return collective_reduce(tensor, self._group)
 
     def host_sum_over_workers(self, array):
         """A NumPy `array` summed over every worker, eagerly (a collective every worker must call)."""
@@ -198,8 +205,8 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         group = _form_group(cluster, options, runtime_devices) if cluster.size > 1 else None
         local_ops = cross_device_ops_lib.choose(runtime_devices) if len(names) > 1 else \
             cross_device_ops_lib.ReductionToOneDevice()
-        ops = CollectiveAllReduce(local_ops, group, cluster.size * len(names), options.bytes_per_pack) if group \
-            else local_ops
+        ops = CollectiveAllReduce(local_ops, group, cluster.size * len(names), names[0] if group and group.use_nccl
+                                  else HOST, options.bytes_per_pack) if group else local_ops
         super(MirroredStrategy, self).__init__(names, ops)
         self._extended = _MultiWorkerExtended(self, names, ops, cluster, group)
         self._communication_options = options
