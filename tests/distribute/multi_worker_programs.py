@@ -57,11 +57,13 @@ def keras_fit(role=None):
         model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(8, activation="relu"),
                                      tf.keras.layers.Dense(1)])
         model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse", metrics=["mae"])
-    history = model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(16), epochs=3, verbose=0)
+    checkpoint = os.path.join(os.environ["CKPT_DIR"], f"w{s.extended.worker_index}.weights.h5")
+    history = model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(16), epochs=3, verbose=0,
+                        callbacks=[tf.keras.callbacks.ModelCheckpoint(checkpoint, save_weights_only=True)])
     evaluated = model.evaluate(x, y, batch_size=16, verbose=0, return_dict=True)
     predicted = model.predict(x[:5], batch_size=2, verbose=0)
     return {"weights": [w.tolist() for w in model.get_weights()], "history": history.history,
-            "evaluate": evaluated, "predict": predicted.tolist()}
+            "evaluate": evaluated, "predict": predicted.tolist(), "checkpoint_written": os.path.exists(checkpoint)}
 
 
 def input_and_reductions(role=None):

@@ -34,9 +34,12 @@ def test_two_worker_custom_loop_reproduces_single_process_training(local_gpus):
 
 
 @needs_torch
-def test_keras_fit_on_two_workers_equals_one_worker_on_the_same_global_batch():
-    workers = loopback.run_cluster(PROGRAMS, "fit")
-    alone = loopback.run_alone(PROGRAMS, "fit")
+def test_keras_fit_on_two_workers_equals_one_worker_on_the_same_global_batch(tmp_path):
+    workers = loopback.run_cluster(PROGRAMS, "fit", CKPT_DIR=tmp_path)
+    (tmp_path / "alone").mkdir()
+    alone = loopback.run_alone(PROGRAMS, "fit", CKPT_DIR=tmp_path / "alone")
+    # only the chief writes checkpoints (the other workers hold the same weights)
+    assert [w["checkpoint_written"] for w in workers] == [True, False] and alone["checkpoint_written"]
     for worker in workers:
         for got, want in zip(worker["weights"], alone["weights"]):
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

@@ -48,6 +48,8 @@ class StrategyExtended:
     num_workers = 1    # worker processes running the program in sync (MultiWorkerMirroredStrategy: several)
     worker_index = 0   # this process's place among them
     replica_offset = 0  # global replica id of this process's first local replica
+    should_checkpoint = True    # whether this process writes checkpoints (every worker but the chief: no)
+    should_save_summary = True  # whether this process writes summaries (the same rule)
 
     def __init__(self, strategy, devices, cross_device_ops):
         self._strategy = strategy

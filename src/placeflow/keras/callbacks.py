@@ -307,6 +307,8 @@ class ModelCheckpoint(MonitorCallback):
             self.best = current
         elif self.verbose > 0:
             print(f"\nEpoch {epoch + 1}: saving model to {path}")
+        if not self.model.distribute_strategy.extended.should_checkpoint:
+            return  # a multi-worker strategy's other workers hold the same weights: the chief writes them
         if self.save_weights_only:
             self.model.save_weights(path, overwrite=True)
         else:
@@ -345,7 +347,9 @@ class TensorBoard(Callback):
         return self._writers[kind]
 
     def on_epoch_end(self, epoch, logs=None):
-        """Write the epoch's scalars."""
+        """Write the epoch's scalars (on the chief only, under a multi-worker strategy)."""
+        if not self.model.distribute_strategy.extended.should_save_summary:
+            return
         for name, value in (logs or {}).items():
             kind, tag = ("validation", name[4:]) if name.startswith("val_") else ("train", name)
             self._writer(kind).add_scalar(f"epoch_{tag}", float(value), epoch)
