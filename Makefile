@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --no-index --no-deps 'torch>=2.4' 2>/dev/null && \
 	  $(PY) -m pip install --quiet 'torch>=2.4' || \
 	  echo "placeflow: no local torch wheel: the multi-worker tests will skip (pip install 'placeflow[distributed]')"
+	$(PY) -m pip install --quiet 'ray>=2.40' || echo "placeflow: Ray is not installable here: the launch --ray tests will skip"
 	touch $(STAMP)
 
 demo: $(STAMP)

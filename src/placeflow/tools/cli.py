@@ -24,6 +24,10 @@ def main(argv=None) -> int:
     launch.add_argument("--workers", help="the whole cluster, 'host:port,host:port,...' (with --index)")
     launch.add_argument("--index", type=int, help="start only this task of --workers (one launcher per host)")
     launch.add_argument("--chief", action="store_true", help="make the first task the 'chief' job")
+    launch.add_argument("--ray", action="store_true", help="run each worker on a Ray actor (the `ray` extra)")
+    launch.add_argument("--ray-address", help="join this Ray cluster ('auto': the local one; default: start one)")
+    launch.add_argument("--gpus-per-worker", type=float, default=0, help="GPUs each Ray actor holds (default 0)")
+    launch.add_argument("--cpus-per-worker", type=float, default=1, help="CPUs each Ray actor holds (default 1)")
     launch.add_argument("script", help="the Python program every worker runs")
     launch.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
     args = parser.parse_args(argv)
@@ -48,6 +52,12 @@ def main(argv=None) -> int:
 
 def _launch(parser, args) -> int:
     from .launch import launch
+    if args.ray:
+        if args.num_workers is None or args.workers is not None:
+            parser.error("launch --ray needs -n N (the Ray cluster places the workers; --workers does not apply)")
+        from .ray_launch import launch_on_ray
+        return launch_on_ray(args.script, args.args, args.num_workers, args.ray_address, args.gpus_per_worker,
+                             args.cpus_per_worker, args.chief)
     if (args.num_workers is None) == (args.workers is None):
         parser.error("launch needs either -n N (workers on this host) or --workers with --index")
     if args.workers is not None and args.index is None:
