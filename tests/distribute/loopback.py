@@ -22,7 +22,12 @@ def free_ports(count: int) -> list:
 
 def tf_config(ports, index: int, job: str = "worker") -> str:
     """TF_CONFIG of task `index` of a one-job cluster on `ports`."""
-    return json.dumps({"cluster": {job: [f"127.0.0.1:{p}" for p in ports]}, "task": {"type": job, "index": index}})
+    return tf_config_for({job: [f"127.0.0.1:{p}" for p in ports]}, job, index)
+
+
+def tf_config_for(cluster: dict, job: str, index: int) -> str:
+    """TF_CONFIG of task `index` of `job` in `cluster`."""
+    return json.dumps({"cluster": cluster, "task": {"type": job, "index": index}})
 
 
 def worker_env(config=None, **extra) -> dict:

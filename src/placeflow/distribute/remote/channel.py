@@ -4,8 +4,9 @@ has a key).
 
 Authentication: set PLACEFLOW_CLUSTER_KEY to the same secret in every task and client; without it the
 servers accept anyone who can reach their address (as TensorFlow's gRPC servers do) — see docs/security.md.
-Liveness: TCP keepalive probes an idle connection after 5 s, every 1 s, 3 times: a partitioned peer fails
-the waiting call with UnavailableError after about 8 s; a dead one (connection reset) at once.
+Liveness: TCP keepalive probes an idle connection after 5 s, every 1 s, 3 times, and a request left
+unacknowledged for 8 s (TCP_USER_TIMEOUT) closes the connection: a partitioned peer fails the waiting call
+with UnavailableError after about 8 s; a dead one (connection reset) at once.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from ...framework import errors
 
 KEY_VARIABLE = "PLACEFLOW_CLUSTER_KEY"
 CONNECT_TIMEOUT_S = 30.0
-KEEPALIVE = ((socket.TCP_KEEPIDLE, 5), (socket.TCP_KEEPINTVL, 1), (socket.TCP_KEEPCNT, 3)) \
-    if hasattr(socket, "TCP_KEEPIDLE") else ()
+KEEPALIVE = tuple((getattr(socket, name), value) for name, value in
+                  (("TCP_KEEPIDLE", 5), ("TCP_KEEPINTVL", 1), ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", 8000))
+                  if hasattr(socket, name))
 
 
 def cluster_key():
