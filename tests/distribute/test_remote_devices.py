@@ -121,3 +121,18 @@ def test_without_a_connection_other_jobs_are_unknown_devices():
     with pytest.raises(RuntimeError, match="connect to the cluster first"):
         with tf.device("/job:worker/task:1"):
             tf.constant(1.0) + 1.0
+
+
+def test_a_session_graph_runs_its_remote_part_in_the_task(cluster):
+    spec, _ = cluster
+    tf.config.experimental_connect_to_cluster(spec)
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [2, 2])
+        with tf.device("/job:worker/task:1"):
+            y = tf.matmul(x, x)
+        z = y + 1.0
+    with tf.compat.v1.Session(graph=graph) as session:
+        for scale in (1.0, 3.0):
+            np.testing.assert_allclose(session.run(z, {x: np.eye(2) * scale}), np.eye(2) * scale ** 2 + 1.0)
+            np.testing.assert_allclose(session.run(y, {x: np.eye(2) * scale}), np.eye(2) * scale ** 2)
