@@ -79,11 +79,13 @@ def input_and_reductions(role=None):
         return tf.data.Dataset.range(8).shard(context.num_input_pipelines, context.input_pipeline_id).batch(2)
     from_function = [local.numpy().tolist() for batch in s.distribute_datasets_from_function(dataset_fn)
                      for local in s.experimental_local_results(batch)]
-    per_replica = s.run(lambda: tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group + 1,
-                                        tf.float32) * tf.ones([2]))
+    def replica_values():
+        return tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group + 1, tf.float32) * tf.ones([2])
+    per_replica = s.run(replica_values)
     reduced = {"sum": s.reduce("SUM", per_replica, axis=None).numpy().tolist(),
                "mean": s.reduce("MEAN", per_replica, axis=None).numpy().tolist(),
-               "mean_axis": float(s.reduce("MEAN", per_replica, axis=0).numpy())}
+               "mean_axis": float(s.reduce("MEAN", per_replica, axis=0).numpy()),
+               "mean_axis_traced": float(tf.function(lambda: s.reduce("MEAN", s.run(replica_values), axis=0))())}
     gathered = s.gather(per_replica, axis=0).numpy().tolist()
     return {"rows": rows, "contexts": contexts, "from_function": from_function, "reduced": reduced,
             "gathered": gathered}

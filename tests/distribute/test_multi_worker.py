@@ -58,7 +58,7 @@ def test_input_is_sharded_by_data_and_reductions_span_every_worker():
     assert first["contexts"] == [[2, 0, 2]] and second["contexts"] == [[2, 1, 2]]
     assert first["from_function"] == [[0, 2], [4, 6]] and second["from_function"] == [[1, 3], [5, 7]]
     for worker in (first, second):  # replica r holds (r + 1) * [1, 1]; every worker gets the same reductions
-        assert worker["reduced"] == {"sum": [3.0, 3.0], "mean": [1.5, 1.5], "mean_axis": 1.5}
+        assert worker["reduced"] == {"sum": [3.0, 3.0], "mean": [1.5, 1.5], "mean_axis": 1.5, "mean_axis_traced": 1.5}
         assert worker["gathered"] == [1.0, 1.0, 2.0, 2.0]
 
 

@@ -2,14 +2,14 @@
 across real addresses, and partitions (the link taken down, so no connection reset reaches anyone)."""
 
 import importlib.util
-import time
 
 import pytest
 
 from . import loopback, netns_hosts
 from .test_multi_worker import PROGRAMS
 
-WHY_NOT = netns_hosts.available() or ("" if importlib.util.find_spec("torch") else "needs torch (the `distributed` extra)")
+WHY_NOT = netns_hosts.available() or ("" if importlib.util.find_spec("torch") else
+                                      "needs torch (the `distributed` extra)")
 pytestmark = pytest.mark.skipif(bool(WHY_NOT), reason=WHY_NOT or "available")
 
 

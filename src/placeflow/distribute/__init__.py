@@ -1,4 +1,5 @@
-"""placeflow.distribute: MirroredStrategy, MultiWorkerMirroredStrategy, OneDeviceStrategy, distributed values and all-reduce choices."""
+"""placeflow.distribute: MirroredStrategy, MultiWorkerMirroredStrategy, OneDeviceStrategy, distributed values,
+all-reduce choices, and task servers."""
 
 from . import cluster as cluster_resolver  # noqa: F401 - tf.distribute.cluster_resolver.*ClusterResolver
 from . import experimental  # noqa: F401

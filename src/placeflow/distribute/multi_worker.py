@@ -17,7 +17,7 @@ from ..api import array_ops, math_ops
 from ..api.device import device as device_scope
 from ..eager.convert import constant, convert_to_tensor
 from ..eager.execute import execute
-from ..framework import dtypes, graph_mode
+from ..framework import dtypes, errors, graph_mode
 from ..graph.v1_api import name_scope
 from . import cross_device_ops as cross_device_ops_lib
 from . import input_lib, worker_collectives
@@ -251,13 +251,13 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
             if axis is None:
                 total = self._extended.sum_over_workers(_local_sum(parts))
                 count = self.num_replicas_in_sync
-            else:
+            else:  # rows along `axis` may differ per worker: their count is summed too
                 total = self._extended.sum_over_workers(_local_sum([math_ops.reduce_sum(p, axis=axis)
                                                                     for p in parts]))
-                count = int(self._extended.sum_over_workers(constant(sum(int(p.shape[axis]) for p in parts),
-                                                                     dtype="int64")).numpy())
+                rows = _local_sum([math_ops.cast(array_ops.shape(p)[axis], total.dtype) for p in parts])
+                count = math_ops.maximum(self._extended.sum_over_workers(rows), math_ops.cast(1, total.dtype))
             if reduce_op == ReduceOp.MEAN:
-                total = math_ops.divide(total, math_ops.cast(max(count, 1), total.dtype))
+                total = math_ops.divide(total, math_ops.cast(count, total.dtype))
         return total
 
     def gather(self, value, axis):
@@ -319,16 +319,10 @@ def _shards(dataset) -> bool:
     policy = getattr(getattr(getattr(options, "experimental_distribute", None), "auto_shard_policy", None),
                      "name", "AUTO")
     if policy == "FILE":
-        raise errors_not_found(policy)
+        raise errors.NotFoundError(None, None, (
+            "Found an unshardable source dataset: placeflow datasets read no files, so AutoShardPolicy.FILE cannot "
+            "shard this dataset. Use AutoShardPolicy.DATA or AUTO."))
     return policy != AutoShardPolicy.OFF.name
-
-
-def errors_not_found(policy):
-    """TensorFlow's error for FILE sharding of a dataset that reads no files."""
-    from ..framework import errors
-    return errors.NotFoundError(None, None, (
-        "Found an unshardable source dataset: placeflow datasets read no files, so AutoShardPolicy.FILE cannot "
-        f"shard this dataset (policy {policy}). Use AutoShardPolicy.DATA or AUTO."))
 
 
 def _form_group(cluster, options, devices):
