@@ -15,7 +15,7 @@ from . import loopback
 @pytest.fixture
 def cluster():
     """Two worker task servers on loopback; the client connection is closed afterwards."""
-    spec, processes = loopback.start_servers("worker", 2)
+    spec, processes = loopback.start_servers("worker", 2, PLACEFLOW_SIMULATED_GPUS=2)
     yield spec, processes
     remote.disconnect()
     for process in processes:
@@ -63,7 +63,8 @@ def test_a_function_spanning_two_tasks_ships_each_part_once(cluster):
         np.testing.assert_allclose(y.numpy(), x @ x)
     assert len(shipped) == 2  # one segment per task, sent on the first call only
     rows = {(row["op"], row["device"]) for row in tf.experimental.placement_report().ops}
-    assert {("MatMul", "/job:worker/task:0/CPU:0"), ("Sum", "/job:worker/task:1/CPU:0")} <= rows
+    # an unqualified task device prefers its GPUs, as any placement does
+    assert {("MatMul", "/job:worker/task:0/GPU:0"), ("Sum", "/job:worker/task:1/CPU:0")} <= rows
 
 
 def test_remote_errors_keep_their_class_and_a_killed_task_is_unavailable(cluster):
@@ -136,3 +137,29 @@ def test_a_session_graph_runs_its_remote_part_in_the_task(cluster):
         for scale in (1.0, 3.0):
             np.testing.assert_allclose(session.run(z, {x: np.eye(2) * scale}), np.eye(2) * scale ** 2 + 1.0)
             np.testing.assert_allclose(session.run(y, {x: np.eye(2) * scale}), np.eye(2) * scale ** 2)
+
+
+def test_a_segment_may_span_a_tasks_cpu_and_gpus_and_variables_stay_in_their_task(cluster):
+    spec, _ = cluster
+    tf.config.experimental_connect_to_cluster(spec)
+    assert "/job:worker/replica:0/task:1/device:GPU:1" in [d.name for d in tf.config.list_logical_devices("GPU")]
+    scale = tf.Variable(2.0)  # this process's variable: its read stays here, its value flows to the task
+
+    @tf.function
+    def step(x):
+        with tf.device("/job:worker/task:1/device:GPU:1"):
+            y = x * scale
+        with tf.device("/job:worker/task:1/device:CPU:0"):
+            return y + 1.0
+
+    assert step(tf.constant([1.0, 2.0])).numpy().tolist() == [3.0, 5.0]
+    rows = {(row["op"], row["device"]) for row in tf.experimental.placement_report().ops}
+    assert {("Mul", "/job:worker/task:1/GPU:1"), ("AddV2", "/job:worker/task:1/CPU:0")} <= rows
+    graph = tf.Graph()
+    with graph.as_default():
+        with tf.device("/job:worker/task:0"):
+            remote_variable = tf.compat.v1.Variable(1.0)
+            doubled = remote_variable * 2.0
+    with tf.compat.v1.Session(graph=graph) as session:
+        with pytest.raises(NotImplementedError, match="keeps variables and inputs in the task that made them"):
+            session.run(doubled)

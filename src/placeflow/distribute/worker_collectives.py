@@ -112,9 +112,12 @@ class WorkerGroup:
         self._store, self._host = store, host
         self._failure = None
         self._nccl = {}
-        self._op_lock = threading.Lock()  # collectives of one group run one at a time, in program order
+        self._op_lock = threading.Lock()  # one collective at a time per process (their order is the plans')
         store.set_timeout(datetime.timedelta(seconds=rendezvous_timeout_s))
-        generation = store.add(f"{_PREFIX}/joins/{rank}", 1)
+        try:
+            generation = store.add(f"{_PREFIX}/joins/{rank}", 1)
+        except RuntimeError as exc:
+            raise self._unavailable("joining the rendezvous", exc, rendezvous_timeout_s) from None
         self.prefix = f"{_PREFIX}/gen{generation}"
         self._gloo = self._connect(rendezvous_timeout_s) if size > 1 else None
         store.set_timeout(datetime.timedelta(seconds=timeout_s))

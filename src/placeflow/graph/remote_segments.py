@@ -20,9 +20,12 @@ _keys = itertools.count(1)
 class Segment:
     """Ops of one remote task, run by one call: inputs and outputs are tensors crossing its border."""
 
-    def __init__(self, task_key, index, ops):
-        self.task_key, self.index, self.ops = task_key, index, list(ops)
-        self.device = None        # a RemoteDevice of the task (its channel runs the segment)
+    def __init__(self, task_key, index):
+        self.task_key, self.index = task_key, index
+        self.ops: list = []
+        self.devices: dict = {}   # op -> its RemoteDevice (a task's segment may span its CPU and GPUs)
+        self.device = None        # the first op's device: its channel runs the segment
+        self.payload = b""        # the pickled records, made when the plan is built
         self.inputs: list = []    # outside tensors the segment reads, in first-use order
         self.outputs: list = []   # segment tensors read outside (or fetched)
         self.controls: list = []  # outside ops the segment must run after
@@ -42,13 +45,13 @@ class Segment:
         feeds = {(t.op, t.value_index): i for i, t in enumerate(self.inputs)}
         records = []
         for op in self.ops:
-            _check_shippable(op, self.device)
+            _check_shippable(op, self.devices[op])
             inputs = [("op", members[t.op], t.value_index) if t.op in members else
                       ("feed", feeds[(t.op, t.value_index)], None) for t in op.inputs]
             records.append({"name": op.name, "type": op.type, "attrs": op.attrs, "dtype": op.dtype,
                             "inputs": inputs, "controls": [members[c] for c in op.control_inputs if c in members],
                             "outputs": [(t.dtype, t._shape) for t in op.outputs],
-                            "device": _local_part(op, self.device)})
+                            "device": self.devices[op].local_name})
         payload = {"records": records, "feeds": [(t.dtype, t._shape) for t in self.inputs],
                    "fetches": [(members[t.op], t.value_index) for t in self.outputs]}
         try:
@@ -61,7 +64,7 @@ class Segment:
         """Run the segment in its task on `values` (one per input); the outputs' values, as a tuple."""
         with self._lock:
             if not self._shipped:
-                self.device.channel.ship_segment(self.key, self.records())
+                self.device.channel.ship_segment(self.key, self.payload)
                 self._shipped = True
         return tuple(self.device.channel.run_segment(self.key, list(values)))
 
@@ -72,11 +75,6 @@ def _check_shippable(op, device) -> None:
             f"{op.type} op {op.name!r} is placed on {device.name}, but placeflow keeps variables and inputs in the "
             "task that made them: create variables on this task (or in the remote task's own program) and let "
             "their values flow to the remote ops.")
-
-
-def _local_part(op, device) -> str:
-    """The op's device as its task names it: '/device:GPU:0' for '/job:worker/replica:0/task:1/device:GPU:0'."""
-    return device.local_name if device is not None else ""
 
 
 def split(ops, placed, fetches, fed) -> tuple:
@@ -90,12 +88,14 @@ def split(ops, placed, fetches, fed) -> tuple:
     segments: dict = {}
     for op in ops:
         if op in where:
-            segment = segments.setdefault(where[op], Segment(where[op][0], where[op][1], []))
+            segment = segments.setdefault(where[op], Segment(*where[op]))
             segment.ops.append(op)
+            segment.devices[op] = placed[op]
             segment.device = segment.device or placed[op]
     unit_of = {op: segments[where[op]] if op in where else op for op in ops}
     for segment in segments.values():
         _border(segment, unit_of, ops, fetches)
+        segment.payload = segment.records()  # refuses ops that cannot run in another task now, not mid-step
     return _ordered(ops, unit_of), list(segments.values())
 
 
