@@ -38,6 +38,8 @@ def worker_env(config=None, **extra) -> dict:
     if config is not None:
         env["TF_CONFIG"] = config
     env.update({k: str(v) for k, v in extra.items()})
+    if env.get("PLACEFLOW_DISABLE_CUDA") == "":
+        del env["PLACEFLOW_DISABLE_CUDA"]  # PLACEFLOW_DISABLE_CUDA="" given: the worker may use CUDA
     return env
 
 

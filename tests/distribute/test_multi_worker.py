@@ -34,6 +34,16 @@ def test_two_worker_custom_loop_reproduces_single_process_training(local_gpus):
 
 
 @needs_torch
+@pytest.mark.cuda
+def test_two_workers_sharing_one_cuda_gpu_train_like_one_process():
+    """Both workers see the one GPU: NCCL needs a GPU per rank, so they reduce through the host (gloo)."""
+    workers = loopback.run_cluster(PROGRAMS, "linear", PLACEFLOW_DISABLE_CUDA="")
+    alone = loopback.run_alone(PROGRAMS, "linear", PLACEFLOW_DISABLE_CUDA="")
+    for worker in workers:
+        assert worker["w"] == pytest.approx(alone["w"], abs=1e-5) and worker["b"] == pytest.approx(alone["b"], abs=1e-5)
+
+
+@needs_torch
 def test_keras_fit_on_two_workers_equals_one_worker_on_the_same_global_batch(tmp_path):
     workers = loopback.run_cluster(PROGRAMS, "fit", CKPT_DIR=tmp_path)
     (tmp_path / "alone").mkdir()

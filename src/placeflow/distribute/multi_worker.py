@@ -340,7 +340,23 @@ def _form_group(cluster, options, devices):
         group.shutdown()
         raise ValueError(f"Every worker of a MultiWorkerMirroredStrategy needs the same number of local devices; "
                          f"the workers have {counts} (in rank order). Make the same GPUs visible on each worker.")
+    if use_nccl and _shares_a_gpu(group, devices):
+        if options.implementation == CommunicationImplementation.NCCL:
+            group.shutdown()
+            raise ValueError("CommunicationImplementation.NCCL: two workers use the same physical GPU, and NCCL "
+                             "needs one GPU per rank. Give each worker its own GPU, or use RING.")
+        log.info("Two workers share a physical GPU (virtual devices): NCCL needs one GPU per rank, so the "
+                 "collectives between workers use gloo (RING) through host memory.")
+        group.use_nccl = False
     return group
+
+
+def _shares_a_gpu(group, devices) -> bool:
+    """Whether two workers' GPUs include the same physical GPU (by PCI bus id; CUDA ordinals are per process)."""
+    import cupy
+    mine = sorted({cupy.cuda.Device(d.cuda_ordinal).pci_bus_id for d in devices})
+    everyone = [set(text.split(",")) for text in group.exchange("gpu-bus-ids", ",".join(mine))]
+    return sum(len(ids) for ids in everyone) != len(set().union(*everyone))
 
 
 def _uses_nccl(implementation, devices) -> bool:
