@@ -6,6 +6,24 @@ from __future__ import annotations
 import json
 import os
 
+WORKER_JOBS = ("chief", "worker")  # the jobs whose tasks train together, in rank order
+
+
+def worker_tasks(cluster_spec) -> list:
+    """(job, index) of the cluster's chief and worker tasks in rank order: the chief first, then the workers."""
+    spec = cluster_spec if isinstance(cluster_spec, ClusterSpec) else ClusterSpec(cluster_spec)
+    return [(job, index) for job in WORKER_JOBS if job in spec.jobs for index in spec.task_indices(job)]
+
+
+def split_address(address: str) -> tuple:
+    """('host', port) of 'host:port' (also '[v6]:port' and 'grpc://host:port')."""
+    text = address.split("://", 1)[-1]
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"Cluster address {address!r} is not 'host:port'; TF_CONFIG's cluster lists addresses "
+                         f"like 'localhost:12345'.")
+    return host.strip("[]") or "localhost", int(port)
+
 
 class ClusterSpec:
     """Job names mapped to their tasks' addresses: a list (task i at position i) or a dict {task index: address}."""

@@ -21,13 +21,10 @@ from ..framework import dtypes, errors, graph_mode
 from ..graph.v1_api import name_scope
 from . import cross_device_ops as cross_device_ops_lib
 from . import input_lib, worker_collectives
-from .cluster import TFConfigClusterResolver
+from .cluster import TFConfigClusterResolver, split_address, worker_tasks
 from .reduce_op import ReduceOp, as_reduce_op
 from .strategy import HOST, MirroredStrategy, StrategyExtended, _canonical_devices, _runtime_device, log
 from .values import PerReplica, local_results
-
-WORKER_JOBS = ("chief", "worker")
-
 
 class CommunicationImplementation(enum.Enum):
     """Which engine carries the collectives between workers."""
@@ -67,7 +64,7 @@ class _Cluster:
 
     def __init__(self, resolver):
         spec = resolver.cluster_spec()
-        self.tasks = [(job, index) for job in WORKER_JOBS if job in spec.jobs for index in spec.task_indices(job)]
+        self.tasks = worker_tasks(spec)
         self.task_type, self.task_id = resolver.task_type, resolver.task_id
         if not self.tasks:
             self.rank, self.size, self.rendezvous, self.host = 0, 1, None, None
@@ -79,7 +76,7 @@ class _Cluster:
                 "set TF_CONFIG's task to one of them.")
         self.rank, self.size = self.tasks.index((self.task_type, self.task_id)), len(self.tasks)
         self.rendezvous = spec.task_address(*self.tasks[0])
-        self.host = worker_collectives.split_address(spec.task_address(self.task_type, self.task_id))[0]
+        self.host = split_address(spec.task_address(self.task_type, self.task_id))[0]
 
 
 class CollectiveAllReduce(cross_device_ops_lib.CrossDeviceOps):

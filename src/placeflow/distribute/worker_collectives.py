@@ -22,6 +22,7 @@ import socket
 import threading
 
 from ..framework import errors
+from .cluster import split_address
 
 DEFAULT_TIMEOUT_S = 10.0
 RENDEZVOUS_TIMEOUT_S = 60.0
@@ -57,16 +58,6 @@ def _torch_distributed():
     if not dist.is_available() or not dist.is_gloo_available():
         raise ImportError("This torch build has no torch.distributed gloo backend; install a CPU build of torch.")
     return torch, dist
-
-
-def split_address(address: str) -> tuple:
-    """('host', port) of 'host:port' (also '[v6]:port' and 'grpc://host:port')."""
-    text = address.split("://", 1)[-1]
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError(f"Cluster address {address!r} is not 'host:port'; TF_CONFIG's cluster lists addresses "
-                         f"like 'localhost:12345'.")
-    return host.strip("[]") or "localhost", int(port)
 
 
 def rendezvous_store(address: str, is_master: bool, timeout_s: float):

@@ -19,6 +19,8 @@ import sys
 import threading
 import time
 
+from ..distribute.cluster import worker_tasks
+
 
 def free_ports(host: str, count: int) -> list:
     """`count` TCP ports free on `host` right now."""
@@ -37,17 +39,12 @@ def cluster_for(workers: list, chief: bool) -> dict:
     return {"worker": list(workers)}
 
 
-def tasks_of(cluster: dict) -> list:
-    """(job, index) of every task, chief first."""
-    return [(job, i) for job in ("chief", "worker") for i in range(len(cluster.get(job, [])))]
-
-
 def launch(script: str, script_args, num_workers=None, host="127.0.0.1", workers=None, index=None,
            chief=False) -> int:
     """Run `script` as the cluster's workers (all of them, or task `index` of `workers`); their exit status."""
     addresses = workers.split(",") if workers else [f"{host}:{p}" for p in free_ports(host, num_workers)]
     cluster = cluster_for(addresses, chief)
-    tasks = tasks_of(cluster)
+    tasks = worker_tasks(cluster)
     chosen = [tasks[index]] if index is not None else tasks
     processes = [_start(script, script_args, cluster, job, i) for job, i in chosen]
     return _supervise(processes, [f"{job} {i}" for job, i in chosen])

@@ -18,7 +18,8 @@ import subprocess
 import sys
 from collections import deque
 
-from .launch import cluster_for, tasks_of
+from ..distribute.cluster import worker_tasks
+from .launch import cluster_for
 
 
 class _Worker:
@@ -65,11 +66,11 @@ def launch_on_ray(script, script_args, num_workers: int, address=None, gpus_per_
         actor = ray.remote(num_cpus=cpus_per_worker, num_gpus=gpus_per_worker, max_concurrency=2)(_Worker)
         workers = [actor.remote() for _ in range(num_workers)]
         cluster = cluster_for(ray.get([w.address.remote() for w in workers]), chief)
-        labels = [f"{job} {index}" for job, index in tasks_of(cluster)]
+        labels = [f"{job} {index}" for job, index in worker_tasks(cluster)]
         runs = {w.run.remote(os.path.abspath(script), list(script_args),
                              json.dumps({"cluster": cluster, "task": {"type": job, "index": index}}), label,
                              os.getcwd()): label
-                for w, (job, index), label in zip(workers, tasks_of(cluster), labels)}
+                for w, (job, index), label in zip(workers, worker_tasks(cluster), labels)}
         return _wait(ray, runs, workers)
     finally:
         if started_here:

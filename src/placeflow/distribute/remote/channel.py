@@ -18,6 +18,7 @@ import time
 from multiprocessing.connection import AuthenticationError, Client
 
 from ...framework import errors
+from ..cluster import split_address
 
 KEY_VARIABLE = "PLACEFLOW_CLUSTER_KEY"
 CONNECT_TIMEOUT_S = 30.0
@@ -43,12 +44,6 @@ def keep_alive(connection) -> None:
         sock.close()
 
 
-def address_tuple(address: str) -> tuple:
-    """('host', port) of 'host:port' (also 'grpc://host:port')."""
-    from ..worker_collectives import split_address
-    return split_address(address)
-
-
 class TaskChannel:
     """Requests to task `task` of `job` at `address`, one at a time (a lock serializes callers)."""
 
@@ -62,7 +57,7 @@ class TaskChannel:
         deadline = time.monotonic() + timeout_s
         while True:
             try:
-                connection = Client(address_tuple(self.address), family="AF_INET", authkey=cluster_key())
+                connection = Client(split_address(self.address), family="AF_INET", authkey=cluster_key())
                 keep_alive(connection)
                 return connection
             except AuthenticationError:

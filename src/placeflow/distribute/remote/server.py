@@ -21,8 +21,8 @@ from ...graph.session import Session
 from ...ops.registry import op_def
 from ...placement import cluster_devices
 from ...runtime import registry
-from ..cluster import ClusterSpec
-from .channel import KEY_VARIABLE, address_tuple, cluster_key, keep_alive
+from ..cluster import ClusterSpec, split_address
+from .channel import KEY_VARIABLE, cluster_key, keep_alive
 
 log = logging.getLogger("placeflow.distribute")
 
@@ -74,7 +74,7 @@ class Server:
             return
         key = cluster_key()
         try:
-            self._listener = Listener(address_tuple(self._address), family="AF_INET", backlog=64, authkey=key)
+            self._listener = Listener(split_address(self._address), family="AF_INET", backlog=64, authkey=key)
         except OSError as exc:
             raise errors.UnavailableError(None, None, (
                 f"Could not start the server of /job:{self._job}/task:{self._task} at {self._address}: {exc}. "
