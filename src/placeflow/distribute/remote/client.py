@@ -34,10 +34,15 @@ def connect_to_cluster(cluster_spec_or_resolver, job_name=LOCAL_JOB, task_index=
     spec = _cluster_spec(cluster_spec_or_resolver)
     tasks = [(job, index) for job in spec.jobs for index in spec.task_indices(job)
              if (job, index) != (job_name, task_index)]
-    channels = [TaskChannel(job, index, spec.task_address(job, index)) for job, index in tasks]
-    devices = []
-    for channel in channels:
-        devices += [RemoteDevice(channel.job, channel.task, kind, index, channel) for kind, index in channel.devices()]
+    channels, devices = [], []
+    try:
+        for job, index in tasks:
+            channels.append(TaskChannel(job, index, spec.task_address(job, index)))
+            devices += [RemoteDevice(job, index, kind, number, channels[-1]) for kind, number in channels[-1].devices()]
+    except BaseException:
+        for channel in channels:  # a task that cannot be reached: the connections made so far are closed
+            channel.close()
+        raise
     with _lock:
         for old in _channels:
             old.close()
