@@ -21,6 +21,8 @@ import os
 import socket
 import threading
 
+import numpy as np
+
 from ..framework import errors
 from .cluster import split_address
 
@@ -172,7 +174,6 @@ class WorkerGroup:
         host = _to_host(array)
         if self.size == 1:
             return [host.copy()]
-        import numpy as np
         torch, _ = _torch_distributed()
         outs = [np.empty_like(host) for _ in range(self.size)]
         source = _contiguous_copy(host)
@@ -257,7 +258,6 @@ class WorkerGroup:
 
 
 def _contiguous_copy(array):
-    import numpy as np
     if _is_cuda(array):
         import cupy
         return cupy.array(array, copy=True, order="C")
@@ -276,7 +276,6 @@ def _is_cuda(array) -> bool:
 
 
 def _to_host(array):
-    import numpy as np
     return array.get() if _is_cuda(array) else np.asarray(array)
 
 

@@ -10,6 +10,7 @@ it with a Session of its own, so placement, kernels and errors are the task's.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import pickle
 import threading
@@ -146,7 +147,6 @@ def _border(segment, unit_of, ops, fetches) -> None:
 
 def _ordered(ops, unit_of) -> list:
     """The units in dependency order, each as early as its first op allows (Kahn's algorithm)."""
-    import heapq
     first = {}
     for position, op in enumerate(ops):
         first.setdefault(id(unit_of[op]), (position, unit_of[op]))

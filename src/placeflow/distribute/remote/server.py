@@ -9,6 +9,8 @@ host and port from the ClusterSpec and nothing else.
 from __future__ import annotations
 
 import logging
+import pickle
+import socket
 import threading
 from multiprocessing.connection import Listener
 
@@ -51,7 +53,6 @@ class Server:
     @staticmethod
     def create_local_server(config=None, start=True) -> "Server":
         """A one-task server on a free port of localhost."""
-        import socket
         with socket.socket() as probe:
             probe.bind(("localhost", 0))
             port = probe.getsockname()[1]
@@ -175,7 +176,6 @@ def _context():
 
 def _sendable(exc):
     """`exc` if it pickles, else an InternalError carrying its text."""
-    import pickle
     try:
         pickle.dumps(exc)
         return exc
