@@ -2,6 +2,7 @@
 
 `python multi_worker_programs.py <program> [role]`, with TF_CONFIG set per worker; each program prints one
 JSON line starting with RESULT. Each program is also run in one process (no TF_CONFIG) for the reference.
+With PROGRAM_LIBRARY=tensorflow the programs run on TensorFlow (record_tf_multi_worker.py records them).
 """
 
 import json
@@ -11,7 +12,10 @@ import time
 
 import numpy as np
 
-import placeflow as tf
+if os.environ.get("PROGRAM_LIBRARY") == "tensorflow":  # record_tf_multi_worker.py: the same program under TF
+    import tensorflow as tf
+else:
+    import placeflow as tf
 
 
 def strategy(timeout_seconds=None):

@@ -15,6 +15,8 @@ import placeflow as tf
 from . import loopback
 
 PROGRAMS = loopback.HERE / "multi_worker_programs.py"
+# What TensorFlow 2.21 computed for the same programs on 2 workers and in one process (record_tf_multi_worker.py)
+TF = json.loads((loopback.HERE / "tf_2_21_multi_worker.json").read_text())
 needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None,
                                  reason="needs torch.distributed (gloo): the `distributed` extra")
 
@@ -26,6 +28,10 @@ def test_two_worker_custom_loop_reproduces_single_process_training(local_gpus):
     alone = loopback.run_alone(PROGRAMS, "linear", PLACEFLOW_SIMULATED_GPUS=2 * local_gpus)
     replicas = max(2 * local_gpus, 2)
     assert [w["replicas"] for w in workers] == [replicas, replicas] and alone["replicas"] == max(2 * local_gpus, 1)
+    if local_gpus == 0:  # TensorFlow's 2 CPU workers trained to the same weights and losses
+        for ours, theirs in zip(workers, TF["linear"]["workers"]):
+            assert (ours["w"], ours["b"]) == pytest.approx((theirs["w"], theirs["b"]), abs=1e-6)
+            np.testing.assert_allclose(ours["losses"], theirs["losses"], rtol=1e-5)
     for worker in workers:
         assert worker["w"] == pytest.approx(alone["w"], abs=1e-6)
         assert worker["b"] == pytest.approx(alone["b"], abs=1e-6)
@@ -63,6 +69,7 @@ def test_keras_fit_on_two_workers_equals_one_worker_on_the_same_global_batch(tmp
 @needs_torch
 def test_input_is_sharded_by_data_and_reductions_span_every_worker():
     first, second = loopback.run_cluster(PROGRAMS, "input")
+    assert [first, second] == TF["input"]["workers"]  # TensorFlow's sharding, contexts and reductions
     # each global batch of 4 is cut into one piece per replica; worker w keeps piece w
     assert first["rows"] == [[0, 1], [4, 5], [8, 9]] and second["rows"] == [[2, 3], [6, 7], [10, 11]]
     assert first["contexts"] == [[2, 0, 2]] and second["contexts"] == [[2, 1, 2]]
