@@ -37,6 +37,13 @@ def test_a_client_lists_remote_devices_and_runs_matmul_on_task_1(cluster):
     local = product + 1.0  # a remote tensor read by a local op: copied here
     assert local.device == "/job:localhost/replica:0/task:0/device:CPU:0" and float(local[0, 0]) == 8.0
     assert tf.constant(1.0).device.startswith("/job:localhost")  # unqualified names stay local
+    before = tf.config.experimental.get_memory_info("CPU:0")["current"]
+    with tf.device("/job:worker/task:1/device:CPU:0"):
+        big = tf.matmul(tf.ones([256, 256]), tf.ones([256, 256]))
+    held = tf.config.experimental.get_memory_info("CPU:0")["current"] - before
+    assert held >= 256 * 256 * 4  # the remote result's value kept here counts to this host
+    del big
+    assert tf.config.experimental.get_memory_info("CPU:0")["current"] - before < held
 
 
 def test_a_function_spanning_two_tasks_ships_each_part_once(cluster):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..framework.device_spec import DeviceSpec
-from .device import Device, _already_charged
+from .device import Device
 
 
 class RemoteDevice(Device):
@@ -20,7 +20,7 @@ class RemoteDevice(Device):
     __slots__ = ("channel", "local_name", "job", "task")
     remote = True
 
-    def __init__(self, job: str, task: int, device_type: str, index: int, channel):
+    def __init__(self, job: str, task: int, device_type: str, index: int, channel, host):
         self.info = None
         self.job, self.task, self.channel = job, task, channel
         self.name = f"/job:{job}/replica:0/task:{task}/device:{device_type}:{index}"
@@ -28,12 +28,12 @@ class RemoteDevice(Device):
         self.local_name = f"/device:{device_type}:{index}"  # the same device as its own task names it
         self.device_type, self.index = device_type, index
         self.spec = DeviceSpec.from_string(self.name)
-        self.memory = None
-        self.charge = _already_charged
+        self.memory, self.charge = host.memory, host.charge  # the values kept here count to this host's memory
 
     def run(self, op: str, fn, args, attrs=None, name=None, presize=None):
         """Run `op` in the device's task on `args` (values): its outputs' values, kept here."""
-        return self.channel.run_op(self.local_name, op, [np.asarray(a) for a in args], attrs or {}, name)
+        out = self.channel.run_op(self.local_name, op, [np.asarray(a) for a in args], attrs or {}, name)
+        return tuple(self.charge(o) for o in out) if isinstance(out, tuple) else self.charge(out)
 
     def node_call(self, op: str, fn, attrs, presize=None):
         """Refused: plans run a remote task's nodes as one shipped segment, never node by node."""

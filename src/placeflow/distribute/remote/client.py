@@ -14,6 +14,7 @@ from ...config import api as config_api
 from ...config import context as context_module
 from ...config.logical import LogicalDevice
 from ...placement import cluster_devices
+from ...runtime import registry
 from ...runtime.remote_device import RemoteDevice
 from ..cluster import ClusterResolver, ClusterSpec
 from .channel import TaskChannel
@@ -34,11 +35,14 @@ def connect_to_cluster(cluster_spec_or_resolver, job_name=LOCAL_JOB, task_index=
     spec = _cluster_spec(cluster_spec_or_resolver)
     tasks = [(job, index) for job in spec.jobs for index in spec.task_indices(job)
              if (job, index) != (job_name, task_index)]
+    ctx = context_module._context or context_module.context()
+    host = next(d for d in registry.devices(ctx) if d.device_type == "CPU")
     channels, devices = [], []
     try:
         for job, index in tasks:
             channels.append(TaskChannel(job, index, spec.task_address(job, index)))
-            devices += [RemoteDevice(job, index, kind, number, channels[-1]) for kind, number in channels[-1].devices()]
+            devices += [RemoteDevice(job, index, kind, number, channels[-1], host)
+                        for kind, number in channels[-1].devices()]
     except BaseException:
         for channel in channels:  # a task that cannot be reached: the connections made so far are closed
             channel.close()
@@ -50,7 +54,7 @@ def connect_to_cluster(cluster_spec_or_resolver, job_name=LOCAL_JOB, task_index=
         cluster_devices.set_identity(None if job_name == LOCAL_JOB else job_name, task_index)
         cluster_devices.set_remote_devices(devices)
         config_api.cluster_logical_devices = _logical_devices
-        (context_module._context or context_module.context()).placement_cache.clear()
+        ctx.placement_cache.clear()
 
 
 def connect_to_host(remote_host=None, job_name="worker") -> None:
