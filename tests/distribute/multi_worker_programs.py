@@ -47,7 +47,12 @@ def linear_regression(role=None):
         return s.reduce("SUM", s.run(replica, args=(batch,)), axis=None)
 
     losses = [float(step(batch)) for _ in range(3) for batch in s.experimental_distribute_dataset(ds)]
-    return {"w": float(w.numpy()), "b": float(b.numpy()), "losses": losses, "replicas": s.num_replicas_in_sync}
+    out = {"w": float(w.numpy()), "b": float(b.numpy()), "losses": losses, "replicas": s.num_replicas_in_sync}
+    if os.environ.get("TF_CONFIG"):  # this task's own /job:/task: name means its devices
+        task = json.loads(os.environ["TF_CONFIG"])["task"]
+        with tf.device(f"/job:{task['type']}/task:{task['index']}/device:CPU:0"):
+            out["own_task_sum"] = float(tf.reduce_sum(tf.constant([1.0, 2.0])))
+    return out
 
 
 def keras_fit(role=None):

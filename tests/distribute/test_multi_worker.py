@@ -31,8 +31,10 @@ def test_two_worker_custom_loop_reproduces_single_process_training(local_gpus):
     if local_gpus == 0:  # TensorFlow's 2 CPU workers trained to the same weights and losses
         for ours, theirs in zip(workers, TF["linear"]["workers"]):
             assert (ours["w"], ours["b"]) == pytest.approx((theirs["w"], theirs["b"]), abs=1e-6)
+            assert ours["own_task_sum"] == theirs["own_task_sum"]
             np.testing.assert_allclose(ours["losses"], theirs["losses"], rtol=1e-5)
     for worker in workers:
+        assert worker["own_task_sum"] == 3.0
         assert worker["w"] == pytest.approx(alone["w"], abs=1e-6)
         assert worker["b"] == pytest.approx(alone["b"], abs=1e-6)
         np.testing.assert_allclose(worker["losses"], alone["losses"], rtol=1e-5)

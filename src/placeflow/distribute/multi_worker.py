@@ -19,6 +19,7 @@ from ..eager.convert import constant, convert_to_tensor
 from ..eager.execute import execute
 from ..framework import dtypes, errors, graph_mode
 from ..graph.v1_api import name_scope
+from ..placement import cluster_devices
 from . import cross_device_ops as cross_device_ops_lib
 from . import input_lib, worker_collectives
 from .cluster import TFConfigClusterResolver, split_address, worker_tasks
@@ -200,6 +201,8 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
         names = _canonical_devices(None)
         runtime_devices = [_runtime_device(name) for name in names]
         group = _form_group(cluster, options, runtime_devices) if cluster.size > 1 else None
+        if group is not None:  # '/job:worker/task:<this task>' names this process's devices from now on
+            cluster_devices.set_identity(cluster.task_type, cluster.task_id)
         local_ops = cross_device_ops_lib.choose(runtime_devices) if len(names) > 1 else \
             cross_device_ops_lib.ReductionToOneDevice()
         ops = CollectiveAllReduce(local_ops, group, cluster.size * len(names), names[0] if group and group.use_nccl
