@@ -27,6 +27,7 @@ from .reduce_op import ReduceOp, as_reduce_op
 from .strategy import HOST, MirroredStrategy, StrategyExtended, _canonical_devices, _runtime_device, log
 from .values import PerReplica, local_results
 
+
 class CommunicationImplementation(enum.Enum):
     """Which engine carries the collectives between workers."""
     AUTO = "AUTO"   # NCCL when every local device is a CUDA GPU and CuPy has NCCL, else RING
@@ -115,7 +116,8 @@ class CollectiveAllReduce(cross_device_ops_lib.CrossDeviceOps):
                 flat = [array_ops.reshape(t, [-1]) for t in members]
                 buffer = array_ops.concat(flat, 0) if len(flat) > 1 else flat[0]
                 reduced = collective_reduce(buffer, self._group)
-                pieces = array_ops.split(reduced, [_size(t) for t in members], 0) if len(members) > 1 else [reduced]
+                sizes = [cross_device_ops_lib._size(t) for t in members]
+                pieces = array_ops.split(reduced, sizes, 0) if len(members) > 1 else [reduced]
                 for index, piece, member in zip(pack, pieces, members):
                     out[index] = array_ops.reshape(piece, list(member.shape))
         return out
@@ -130,7 +132,7 @@ class CollectiveAllReduce(cross_device_ops_lib.CrossDeviceOps):
             packs.append([])
             size = 0
             for index in members:
-                nbytes = _size(tensors[index]) * dtypes.as_dtype(dtype).size
+                nbytes = cross_device_ops_lib._size(tensors[index]) * dtypes.as_dtype(dtype).size
                 if self._bytes_per_pack and packs[-1] and size + nbytes > self._bytes_per_pack:
                     packs.append([])
                     size = 0
@@ -142,10 +144,6 @@ class CollectiveAllReduce(cross_device_ops_lib.CrossDeviceOps):
 def collective_reduce(tensor, group, reduce_op: str = "SUM"):
     """`tensor` reduced over every worker of `group` (a CollectiveReduceV2 op on the current device)."""
     return execute("CollectiveReduceV2", (tensor,), tensor.dtype, {"communicator": group, "reduce_op": reduce_op})
-
-
-def _size(tensor) -> int:
-    return int(np.prod([int(d) for d in tensor.shape], dtype=np.int64))
 
 
 class _MultiWorkerExtended(StrategyExtended):
