@@ -19,7 +19,7 @@ import sys
 from collections import deque
 
 from ..distribute.cluster import worker_tasks
-from .launch import cluster_for
+from .launch import cluster_for, free_ports
 
 
 class _Worker:
@@ -30,12 +30,9 @@ class _Worker:
 
     def address(self) -> str:
         """'ip:port' of this actor's node, with a port free there now."""
-        import socket
         import ray
         host = ray.util.get_node_ip_address()
-        with socket.socket() as probe:
-            probe.bind((host, 0))
-            return f"{host}:{probe.getsockname()[1]}"
+        return f"{host}:{free_ports(host, 1)[0]}"
 
     def run(self, script, script_args, tf_config, label, cwd):
         """(exit status, last lines printed) of the program run with `tf_config`."""
