@@ -56,9 +56,11 @@ def _fast_binary(op, slow):
 
     def method(self, other):
         if other.__class__ is EagerTensor:
-            dtype = dtype_of(self._value.dtype)
-            if dtype is not None and dtype is dtype_of(other._value.dtype):
-                return execute(op, (self, other), dtype)
+            np_dtype = self._value.dtype
+            if np_dtype is other._value.dtype:
+                dtype = dtype_of(np_dtype)
+                if dtype is not None:
+                    return execute(op, (self, other), dtype)
         return slow(self, other)
     return method
 

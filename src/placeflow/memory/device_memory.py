@@ -181,9 +181,11 @@ def _host_adopt(accounting: HostAccounting):
         while base is not None and isinstance(base, ndarray):
             root = base
             base = root.base
-        for ref in getweakrefs(root):
-            if ref.__class__ is HostBuffer:
-                return array
+        refs = getweakrefs(root)
+        if refs:
+            for ref in refs:
+                if ref.__class__ is HostBuffer:
+                    return array
         nbytes = root.nbytes
         if nbytes:
             log(nbytes)

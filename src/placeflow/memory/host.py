@@ -71,8 +71,10 @@ class HostAccounting:
             return
         batch = events[:count]
         del events[:count]       # appends made meanwhile stay, after the batch
-        deltas = np.fromiter((e if e.__class__ is int else -e.nbytes for e in batch), dtype=np.int64, count=count)
-        self.live.difference_update([e for e in batch if e.__class__ is HostBuffer])
+        freed = []
+        died = freed.append
+        deltas = np.array([e if e.__class__ is int else died(e) or -e.nbytes for e in batch], dtype=np.int64)
+        self.live.difference_update(freed)
         running = np.cumsum(deltas) + self.in_use
         allocations = deltas[deltas > 0]
         self.in_use = int(running[-1])

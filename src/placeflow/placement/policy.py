@@ -30,10 +30,11 @@ class UnknownDeviceError(errors.InvalidArgumentError, RuntimeError):
 class Decision:
     """Where one kind of op runs: device, kernel, reason; counts its own executions."""
 
-    __slots__ = ("op", "device", "kernel", "reason", "detail", "count")
+    __slots__ = ("op", "device", "kernel", "fn", "presize", "reason", "detail", "count")
 
     def __init__(self, op, device, kernel, reason, detail=""):
         self.op, self.device, self.kernel = op, device, kernel
+        self.fn, self.presize = kernel.fn, kernel.presize  # read by every eager call of this op
         self.reason, self.detail = reason, detail
         self.count = 0
 
