@@ -5,7 +5,8 @@
 For each global batch (256, then 64), and for 1, 2 and 4 logical CPUs (each in its own process,
 since logical devices are fixed per process), it measures in the same process:
 - numpy: a hand-written NumPy step of the same model (forward, backward, SGD update), float32;
-- single device: the Keras train step (GradientTape + SGD) traced by placeflow.function, on CPU:0;
+- single device: the Keras train step (GradientTape + SGD) traced by placeflow.function, on CPU:0,
+  measured in rounds taken in turn with the NumPy step's (single/np is the median of the rounds' ratios);
 - mirrored N: the same step under MirroredStrategy over the N logical CPUs, at the same global batch
   (each replica gets batch/N rows); its time split into compute, all-reduce and copies (busy time
   summed over devices, from a PhaseTimer run), and the all-reduce the strategy chose;
@@ -50,6 +51,15 @@ def timed_ms(fn, steps: int, repeat: int = 5) -> float:
             fn()
         rounds.append((time.perf_counter() - start) / steps * 1e3)
     return statistics.median(rounds)
+
+
+def paired_ms(baseline, ours, steps: int, repeat: int = 9) -> tuple:
+    """Rounds of `baseline` and `ours` taken in turn, so both see the same machine load: the median ms per
+    step of each, and the median of the per-round ratios ours/baseline."""
+    pairs = [(timed_ms(baseline, steps, 1), timed_ms(ours, steps, 1)) for _ in range(repeat)]
+    base_rounds = [b for b, _ in pairs]
+    our_rounds = [o for _, o in pairs]
+    return statistics.median(base_rounds), statistics.median(our_rounds), statistics.median(o / b for b, o in pairs)
 
 
 def numpy_step_fn(batch: int, xp):
@@ -163,9 +173,8 @@ def child(replicas: int, batch: int, steps: int, cuda: bool) -> dict:
         for leaf in flatten(out, expand_composites=True):
             leaf.numpy()
     result = {"replicas": replicas, "batch": batch}
-    result["numpy"] = timed_ms(numpy_step_fn(batch, xp), steps)
     single, _ = step_fn(tf, tf.distribute.OneDeviceStrategy(devices[0]), batch, sync)
-    result["single"] = timed_ms(single, steps)
+    result["numpy"], result["single"], result["single/np"] = paired_ms(numpy_step_fn(batch, xp), single, steps)
     one = tf.distribute.MirroredStrategy(devices[:1])
     result["mirrored1"] = timed_ms(step_fn(tf, one, batch, sync)[0], steps)
     if replicas > 1:
@@ -218,7 +227,7 @@ def print_table(rows, args) -> None:
     for r in rows:
         p = r["phases"]
         print(f"{r['batch']:>5} {r['replicas']:>2} {r['numpy']:>7.3f} {r['single']:>7.3f} "
-              f"{r['single'] / r['numpy']:>8.2f}x {r['mirrored1']:>7.3f} {r['mirrored']:>7.3f} "
+              f"{r['single/np']:>8.2f}x {r['mirrored1']:>7.3f} {r['mirrored']:>7.3f} "
               f"{r['mirrored'] / r['mirrored1']:>4.2f}x {p['compute']:>8.3f} {p['all-reduce']:>7.3f} "
               f"{p['copies']:>7.3f} {r['fit']:>8.1f}  {r['allreduce']}")
     print("compute / allred / copies: busy ms per step summed over devices (PhaseTimer); N/1: mirrored over N "
