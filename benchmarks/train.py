@@ -220,7 +220,7 @@ def main() -> None:
 def print_table(rows, args) -> None:
     base = "raw CuPy" if args.cuda else "raw NumPy"
     print(f"MLP {IN}-{HIDDEN}-{OUT}, SGD, float32; {os.cpu_count()} cores; {args.steps} steps per round, "
-          f"median of 5 rounds (ms per step); baseline: {base}, same process")
+          f"median of 5 rounds (ms per step; numpy and single: 9 rounds in turn); baseline: {base}, same process")
     header = (f"{'batch':>5} {'N':>2} {'numpy':>7} {'single':>7} {'single/np':>9} {'mirror1':>7} {'mirrorN':>7} "
               f"{'N/1':>5} {'compute':>8} {'allred':>7} {'copies':>7} {'fit st/s':>8}  all-reduce")
     print(header)
