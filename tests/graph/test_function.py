@@ -142,12 +142,16 @@ def test_nested_functions_inline_and_methods_bind():
 
 
 def test_errors_name_the_failing_node():
-    @tf.function
-    def f(a, b):
+    def matmul(a, b):
         return tf.matmul(a, b, name="bad")
 
+    # static shapes that cannot work are refused while tracing, as TensorFlow's shape functions do
+    with pytest.raises(ValueError, match=r"Dimensions must be equal, but are 3 and 2 for '\{\{node bad\}\} = MatMul"):
+        tf.function(matmul)(tf.ones([2, 3]), tf.ones([2, 3]))
+    unknown = tf.TensorSpec([None, None], tf.float32)
+    traced = tf.function(matmul, input_signature=[unknown, unknown])
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[\[\{\{node bad\}\}\]\]"):
-        f(tf.ones([2, 3]), tf.ones([2, 3]))
+        traced(tf.ones([2, 3]), tf.ones([2, 3]))
 
 
 def test_parallel_branches_in_a_function(make_context):

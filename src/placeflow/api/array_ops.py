@@ -127,6 +127,9 @@ def concat(values, axis, name="concat"):
 def stack(values, axis=0, name="stack"):
     """Tensors joined along a new dimension (Pack)."""
     inputs, dtype = operands("Pack", list(values))
+    rank = getattr(inputs[0], "ndim", None) if inputs else None
+    if rank is not None and not -(rank + 1) <= int(axis) < rank + 1:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-(rank + 1)}, {rank + 1})")
     return execute("Pack", inputs, dtype, {"axis": int(axis)}, name=name)
 
 
@@ -134,12 +137,13 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """A list of tensors: `value` cut into equal parts, or into parts of the given sizes."""
     x = convert_to_tensor(value)
     if np.ndim(num_or_size_splits) == 0 and as_tensor_or_none(num_or_size_splits) is None:
-        sections, total = int(num_or_size_splits), None
+        parts = int(num_or_size_splits)
     else:
-        sizes = list(_ints(num_or_size_splits))
-        sections, total = [int(s) for s in np.cumsum(sizes)[:-1]], sum(sizes)
-    return execute("Split", (x,), x.dtype, {"num_or_sections": sections, "axis": int(axis), "total": total},
-                   name=name)
+        parts = [int(s) for s in _ints(num_or_size_splits)]
+        if parts.count(-1) > 1 or any(s < -1 for s in parts):
+            raise ValueError(f"size_splits {parts} may hold at most one -1 (the rest of the axis) and no other "
+                             "negative size.")
+    return execute("Split", (x,), x.dtype, {"num_or_sizes": parts, "axis": int(axis)}, name=name)
 
 
 def _one_hot_dtype(on_value, off_value, dtype):

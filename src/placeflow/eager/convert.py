@@ -59,7 +59,7 @@ def host_array(value, dtype=None) -> np.ndarray:
         return array
     if array.dtype == np.float64:
         return array.astype(np.float32)
-    if array.dtype == np.int64 and array.size and np.abs(array).max() < 2**31:
+    if array.dtype == np.int64 and array.size and -2**31 <= array.min() and array.max() < 2**31:
         return array.astype(np.int32)
     if array.dtype.kind in "USO" and array.size and all(isinstance(v, (str, bytes, np.str_, np.bytes_))
                                                         for v in array.reshape(-1)):

@@ -175,3 +175,16 @@ def as_dtype(type_value) -> DType:
         f"Cannot convert {type_value!r} to a placeflow dtype. Expected a placeflow dtype "
         f"(e.g. placeflow.float32), a NumPy dtype, or one of the names: {', '.join(sorted(_BY_NAME))}."
     )
+
+
+_CPP_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
+
+
+def cpp_name(dtype: DType) -> str:
+    """The name TensorFlow's kernels print for a dtype: 'float' for float32, 'double', 'half', else the name."""
+    return _CPP_NAMES.get(dtype.name, dtype.name)
+
+
+def enum_name(dtype: DType | None) -> str:
+    """TensorFlow's DataType enum name: 'DT_FLOAT' for float32, 'DT_INVALID' for no dtype."""
+    return "DT_INVALID" if dtype is None else f"DT_{cpp_name(dtype).upper()}"

@@ -17,9 +17,25 @@ def build(graph, op, inputs, dtype, attrs, resource, name):
         return constant(graph, inputs[0], dtype, "Const" if name is None else name)
     tensors = [as_graph_tensor(graph, value, dtype) for value in inputs]
     definition = op_def(op)
-    outputs, several = shape_rules.infer(definition, [t.shape for t in tensors], attrs, dtype)
+    if dtype is not None and definition.allowed and dtype not in definition.allowed:
+        allowed = ", ".join(sorted(t.name for t in definition.allowed))
+        raise TypeError(f"Value passed to {op} has DataType {dtype.name} not in list of allowed values: {allowed}\n"
+                        f"placeflow: cast the input to one of the allowed types.")
+    try:
+        outputs, several = shape_rules.infer(definition, [t.shape for t in tensors], attrs, dtype)
+    except shape_rules.Incompatible as exc:
+        raise ValueError(_shape_error(exc, op, name, dtype, tensors)) from None
     created = graph.create_op(op, tensors, attrs, dtype, name, outputs).outputs
     return created if several else created[0]
+
+
+def _shape_error(exc, op, name, dtype, tensors) -> str:
+    """TensorFlow's text for inputs whose static shapes the op cannot take (raised while the graph is built)."""
+    shapes = ", ".join("<unknown>" if t.shape is None else
+                       "[" + ",".join("?" if d is None else str(d) for d in t.shape) + "]" for t in tensors)
+    inputs = ", ".join(t.op.name for t in tensors)
+    attr = f"[T={dtypes.enum_name(dtype)}]" if dtype is not None else ""
+    return f"{exc} for '{{{{node {name or op}}}}} = {op}{attr}({inputs})' with input shapes: {shapes}."
 
 
 def constant(graph, value, dtype, name="Const", device=None):

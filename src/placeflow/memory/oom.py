@@ -11,9 +11,6 @@ from ..framework.errors import ResourceExhaustedError
 from .bfc import rounded_size
 
 _log = logging.getLogger("placeflow.memory")
-_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
-
-
 def human_bytes(nbytes: int | None) -> str:
     """TensorFlow's HumanReadableNumBytes: '256B', '2.5KiB', '1.00GiB'."""
     if nbytes is None:
@@ -30,8 +27,7 @@ def human_bytes(nbytes: int | None) -> str:
 
 def tf_type_name(dtype) -> str:
     """The type name TensorFlow prints in OOM messages ('float' for float32)."""
-    name = dtypes.as_dtype(np.dtype(dtype)).name
-    return _TF_TYPE_NAMES.get(name, name)
+    return dtypes.cpp_name(dtypes.as_dtype(np.dtype(dtype)))
 
 
 class DeviceOutOfMemory(ResourceExhaustedError):

@@ -1,5 +1,7 @@
 """Array ops: reshape, transpose, concat, stack, split, slicing, tile, fill, range, one_hot, with their gradients."""
 
+import re
+
 import numpy as np
 
 from ..framework import dtypes as d
@@ -91,7 +93,23 @@ define("Tile", ANY, shape=rules.tile, grad=_tile_grad, presize=_tiled)(_tile)
 
 
 def _slice_key_rule(shapes, attrs):
+    shape = shapes[0]
+    if shape is not None and None not in shape:  # index a zero-byte view of that shape
+        try:
+            return tuple(np.broadcast_to(np.float32(0), shape)[attrs["key"]].shape)
+        except IndexError as exc:
+            raise rules.Incompatible(_slice_index_error(str(exc), len(shape))) from None
+        except (TypeError, ValueError):
+            pass
     return rules.by_evaluation(_slice)(shapes, attrs)
+
+
+def _slice_index_error(numpy_text: str, rank: int) -> str:
+    """TensorFlow's StridedSlice shape-function text for NumPy's IndexError."""
+    found = re.search(r"index (-?\d+) is out of bounds for axis (\d+)", numpy_text)
+    if found:
+        return f"slice index {found.group(1)} of dimension {found.group(2)} out of bounds."
+    return f"Index out of range using input dim {rank}; input has only {rank} dims"
 
 
 def _strided_slice_grad(e, g):
@@ -113,19 +131,24 @@ def _slice_grad(xp, grad, shape, key):
 
 
 @define("Split", ANY, shape=rules.split, grad=lambda e, *grads: [concat(grads, e.attrs["axis"])])
-def _split(xp, a, num_or_sections, axis=0, total=None):
+def _split(xp, a, num_or_sizes, axis=0):
+    """Equal parts (`num_or_sizes` an int) or parts of the given sizes, one of which may be -1 (the rest)."""
     if not -a.ndim <= axis < a.ndim:
         raise InvalidArgumentError(None, None, f"-{a.ndim} <= split_dim < {a.ndim}, but got {axis}")
     size = a.shape[axis]
-    if isinstance(num_or_sections, int) and (num_or_sections <= 0 or size % num_or_sections):
-        raise InvalidArgumentError(None, None, (
-            f"Number of ways to split should evenly divide the split dimension, but got split_dim {axis} "
-            f"(size = {size}) and num_split {num_or_sections}"))
-    if total is not None and total != size:
+    if isinstance(num_or_sizes, int):
+        if num_or_sizes <= 0 or size % num_or_sizes:
+            raise InvalidArgumentError(None, None, (
+                f"Number of ways to split should evenly divide the split dimension, but got split_dim {axis} "
+                f"(size = {size}) and num_split {num_or_sizes}"))
+        return tuple(xp.split(a, num_or_sizes, axis=axis))
+    sizes = rules.resolved_split_sizes(num_or_sizes, size)
+    if sum(sizes) != size or min(sizes, default=0) < 0:
         raise InvalidArgumentError(None, None, (
             "Determined shape must either match input shape along split_dim exactly if fully specified, or be "
-            f"less than the size of the input along split_dim if not fully specified.  Got: {total} vs. {size}"))
-    return tuple(xp.split(a, num_or_sections, axis=axis))
+            f"less than the size of the input along split_dim if not fully specified.  Got: {sum(num_or_sizes)} vs. "
+            f"{size}"))
+    return tuple(xp.split(a, [int(s) for s in np.cumsum(sizes)[:-1]], axis=axis))
 
 
 @define("Fill", ALL, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, foldable=True, presize=presize_from_attrs)

@@ -93,12 +93,8 @@ def cast(x, dtype):
 
 def split(x, sizes, axis):
     """x cut along `axis` into parts of `sizes` (a list) or into that many equal parts (an int)."""
-    if isinstance(sizes, int):
-        attrs = {"num_or_sections": sizes, "axis": int(axis), "total": None}
-    else:
-        attrs = {"num_or_sections": [int(s) for s in np.cumsum(sizes)[:-1]], "axis": int(axis),
-                 "total": int(sum(sizes))}
-    return emit("Split", (x,), attrs=attrs)
+    parts = sizes if isinstance(sizes, int) else [int(s) for s in sizes]
+    return emit("Split", (x,), attrs={"num_or_sizes": parts, "axis": int(axis)})
 
 
 def concat(values, axis):

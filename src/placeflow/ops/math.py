@@ -205,7 +205,7 @@ def _add_n_grad(e, g):
     return [reduce_to(g, shape_of(x)) for x in e.inputs]
 
 
-@define("AddN", NUMBERS, shape=rules.broadcast, grad=_add_n_grad)
+@define("AddN", NUMBERS, shape=rules.same_shapes, grad=_add_n_grad)
 def _add_n(xp, *arrays):
     if any(a.shape != arrays[0].shape for a in arrays):
         raise InvalidArgumentError(None, None, (
@@ -253,14 +253,12 @@ def _cast_grad(e, g):
     return [cast(g, x.dtype)]
 
 
-_TF_NAMES = {"float16": "half", "float32": "float", "float64": "double"}  # TF's DataTypeString
-
-
 @define("Cast", ALL, gpu=(), shape=rules.same, grad=_cast_grad, foldable=True)  # seed 002: CPU kernel only
 def _cast(xp, a, dtype):
     if dtype.numpy_dtype.kind == "O":
         raise UnimplementedError(None, None, (
-            f"Cast {_TF_NAMES.get(a.dtype.name, a.dtype.name)} to string is not supported\nplaceflow: use tf.strings.as_string."))
+            f"Cast {d.cpp_name(d.as_dtype(a.dtype))} to string is not supported\n"
+            "placeflow: use tf.strings.as_string."))
     return a.astype(dtype.numpy_dtype)
 
 
@@ -360,14 +358,22 @@ def _reduce_grad(xp, grad, like, axes=(), keepdims=False, mean=False):
     return xp.ascontiguousarray(out).reshape(like.shape)  # a scalar stays a scalar (CuPy makes it (1,))
 
 
-@define("ArgMax", REAL_NUMBERS, shape=rules.arg_reduce, grad=NOT_DIFFERENTIABLE)
+def _without_nans(xp, a, fill):
+    """`a` with NaNs replaced by `fill`: TensorFlow's ArgMax/ArgMin pass over NaNs (an all-NaN slice gives 0)."""
+    if a.dtype.kind != "f":
+        return a
+    nans = xp.isnan(a)
+    return xp.where(nans, a.dtype.type(fill), a) if nans.any() else a
+
+
+@define("ArgMax", REAL_NUMBERS | {d.bool}, shape=rules.arg_reduce, grad=NOT_DIFFERENTIABLE)
 def _argmax(xp, a, axis=0, output_type=d.int64):
-    return xp.argmax(a, axis=axis).astype(output_type.numpy_dtype)
+    return xp.argmax(_without_nans(xp, a, -np.inf), axis=axis).astype(output_type.numpy_dtype)
 
 
-@define("ArgMin", REAL_NUMBERS, shape=rules.arg_reduce, grad=NOT_DIFFERENTIABLE)
+@define("ArgMin", REAL_NUMBERS | {d.bool}, shape=rules.arg_reduce, grad=NOT_DIFFERENTIABLE)
 def _argmin(xp, a, axis=0, output_type=d.int64):
-    return xp.argmin(a, axis=axis).astype(output_type.numpy_dtype)
+    return xp.argmin(_without_nans(xp, a, np.inf), axis=axis).astype(output_type.numpy_dtype)
 
 
 # -- selection -------------------------------------------------------------------------------------------

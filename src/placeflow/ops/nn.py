@@ -91,7 +91,7 @@ def _relu_grad(xp, gradients, features):
     return gradients * (features > 0)
 
 
-@define("BiasAdd", FLOATS, shape=rules.same, grad=lambda e, g: [g, emit("BiasAddGrad", (g,))])
+@define("BiasAdd", FLOATS, shape=rules.bias_add, grad=lambda e, g: [g, emit("BiasAddGrad", (g,))])
 def _bias_add(xp, value, bias):
     if bias.ndim != 1 or value.ndim < 2 or bias.shape[0] != value.shape[-1]:
         raise errors.InvalidArgumentError(None, None, (

@@ -17,6 +17,7 @@ from __future__ import annotations
 from ..config.placement_log import ensure_handler, logger as placement_logger
 from ..framework import errors
 from ..framework.device_spec import DeviceSpec, is_complete_specification
+from ..framework.dtypes import enum_name
 from ..ops.registry import list_kernels
 from ..runtime import registry
 from . import cluster_devices
@@ -254,9 +255,9 @@ def _unsatisfiable(op, group, spec, devices) -> errors.InvalidArgumentError:
                   f"{spec.device_type} devices is available.\nColocation Debug Info:\nColocation group had the "
                   f"following types and supported devices: \n{_type_table(group)}\nColocation members, "
                   f"user-requested devices, and framework assigned devices, if any:\n{members}\n"
-                  f"Op: {op.type}\nNode attrs: dtype={_dtype_name(op.dtype)}\nRegistered kernels:\n"
+                  f"Op: {op.type}\nNode attrs: dtype={enum_name(op.dtype)}\nRegistered kernels:\n"
                   + "\n".join(f"  device='{t}'; T in [{', '.join(n)}]" for t, n in list_kernels(op.type)))
-        fix = (f"{spec.device_type} has no {op.type} kernel for {_dtype_name(op.dtype)}: change the dtype "
+        fix = (f"{spec.device_type} has no {op.type} kernel for {enum_name(op.dtype)}: change the dtype "
                f"(e.g. a float32 variable), pin it to the CPU, or allow soft placement")
     return errors.InvalidArgumentError(None, None, (
         f"Cannot assign a device for operation {op.name}: {detail}\n\t [[{{{{node {op.name}}}}}]]\n"
@@ -280,7 +281,7 @@ def _no_kernel(op, group) -> errors.InvalidArgumentError:
             "placeflow: change the dtype of the variable or ops so one device type has kernels for all of them."))
     return errors.InvalidArgumentError(None, None, (
         f"No OpKernel was registered to support Op '{op.type}' used by {{{{node {op.name}}}}} with these attrs: "
-        f"[dtype={_dtype_name(op.dtype)}]\nRegistered devices: [{', '.join(registry.DEVICE_TYPE_PRIORITY)}]\n"
+        f"[dtype={enum_name(op.dtype)}]\nRegistered devices: [{', '.join(registry.DEVICE_TYPE_PRIORITY)}]\n"
         "Registered kernels:\n" + ("\n".join(f"  device='{t}'; T in [{', '.join(n)}]"
                                              for t, n in list_kernels(op.type)) or "  <no registered kernels>")
         + f"\nplaceflow: cast the input of {op.name} to a dtype listed above."))
@@ -292,10 +293,6 @@ def _assigned_conflict(group, op, name) -> errors.InvalidArgumentError:
         f"incompatible assigned devices: {group.assigned} vs {name}. The edge src node is "
         f"{group.members[0].name} , and the dst node is {op.name}\nplaceflow: ops on one variable must run on "
         "its device; do not colocate ops of variables living on different devices."))
-
-
-def _dtype_name(dtype) -> str:
-    return "DT_INVALID" if dtype is None else f"DT_{dtype.name.upper()}"
 
 
 def _type_name(dtype) -> str:

@@ -16,6 +16,7 @@ import logging
 
 from ..framework import errors
 from ..framework.device_spec import LOCAL_JOB, DeviceSpec, is_complete_specification
+from ..framework.dtypes import cpp_name, enum_name
 from ..ops.registry import find_kernel, list_kernels, op_def, registered_ops
 from ..runtime import registry
 from . import cluster_devices, report
@@ -151,19 +152,16 @@ def _unknown_device(requested: str) -> UnknownDeviceError:
         "cluster first: tf.config.experimental_connect_to_cluster(...)."))
 
 
-_TF_TYPE_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
-
-
 def _not_allowed(op: str, dtype):
     """TensorFlow's InvalidArgumentError for a dtype the op does not admit at all (None when it does)."""
     definition = op_def(op)
     if definition is None or dtype is None or dtype in definition.allowed:
         return None
     names = sorted(definition.allowed, key=lambda t: t.name)
-    listed = ", ".join(_TF_TYPE_NAMES.get(t.name, t.name) for t in names)
-    enums = ", ".join(f"DT_{_TF_TYPE_NAMES.get(t.name, t.name).upper()}" for t in names)
+    listed = ", ".join(cpp_name(t) for t in names)
+    enums = ", ".join(enum_name(t) for t in names)
     return errors.InvalidArgumentError(None, None, (
-        f"Value for attr 'T' of {_TF_TYPE_NAMES.get(dtype.name, dtype.name)} is not in the list of allowed values: "
+        f"Value for attr 'T' of {cpp_name(dtype)} is not in the list of allowed values: "
         f"{listed}\n\t; NodeDef: {{{{node {op}}}}}; Op<name={op}; attr=T:type,allowed=[{enums}]> [Op:{op}]\n"
         f"placeflow: cast the input to one of the allowed types."))
 
