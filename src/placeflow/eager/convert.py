@@ -141,14 +141,33 @@ def operands(op: str, values) -> tuple:
     out = []
     for index, (value, tensor) in enumerate(zip(values, tensors)):
         if tensor is None:
-            out.append(host_array(value, dtype))
+            out.append(_literal(op, index, len(values), value, dtype))
         elif tensor.dtype != dtype:
-            if graph_mode.active() is not None:  # TensorFlow checks input types while building a graph
-                raise _graph_type_error(op, index, len(values), tensor.dtype, dtype)
-            raise errors.InvalidArgumentError(None, None, (
-                f"cannot compute {op} as input #{index}(zero-based) was expected to be a {dtype.name} tensor but "
-                f"is a {tensor.dtype.name} tensor [Op:{op}]\nplaceflow: cast one input with "
-                f"placeflow.cast(x, placeflow.{dtype.name})."))
+            raise _mismatch(op, index, len(values), tensor.dtype, dtype)
         else:
             out.append(tensor)
     return out, dtype
+
+
+def _literal(op, index, count, value, dtype):
+    """A Python or NumPy literal as a host array of `dtype`; one that does not fit it (1.5 for int32) is
+    the same error as a tensor of its own dtype would be, as TensorFlow converts with a dtype hint."""
+    try:
+        return host_array(value, dtype)
+    except TypeError:
+        try:
+            natural = dtypes.as_dtype(host_array(value).dtype)
+        except (TypeError, ValueError):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}") from None
+        raise _mismatch(op, index, count, natural, dtype) from None
+
+
+def _mismatch(op, index, count, got, want) -> Exception:
+    """Input `index` of `op` has dtype `got` where `want` is expected: TypeError while building a graph,
+    InvalidArgumentError eagerly (TensorFlow's classes and texts)."""
+    if graph_mode.active() is not None:  # TensorFlow checks input types while building a graph
+        return _graph_type_error(op, index, count, got, want)
+    return errors.InvalidArgumentError(None, None, (
+        f"cannot compute {op} as input #{index}(zero-based) was expected to be a {dtypes.cpp_name(want)} tensor "
+        f"but is a {dtypes.cpp_name(got)} tensor [Op:{op}]\nplaceflow: cast one input with "
+        f"placeflow.cast(x, placeflow.{want.name})."))

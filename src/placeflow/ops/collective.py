@@ -8,8 +8,9 @@
 Gradients of replicas are all-reduced after differentiation, so the ops themselves have none.
 """
 
+from ..framework import dtypes as d
 from . import shape_rules as rules
-from .registry import FLOATS, INTS, NOT_DIFFERENTIABLE, define
+from .registry import FLOATS, NOT_DIFFERENTIABLE, define
 
 COLLECTIVE_OPS = frozenset({"_NcclAllReduce", "CollectiveReduceV2"})
 
@@ -19,6 +20,6 @@ def _nccl_all_reduce(xp, value, group=None, rank=0):
     return group.arrive(rank, value)
 
 
-@define("CollectiveReduceV2", FLOATS | INTS, shape=rules.same, grad=NOT_DIFFERENTIABLE)
+@define("CollectiveReduceV2", FLOATS | {d.int32, d.int64}, shape=rules.same, grad=NOT_DIFFERENTIABLE)
 def _collective_reduce(xp, value, communicator=None, reduce_op="SUM"):
     return communicator.all_reduce(value, reduce_op)

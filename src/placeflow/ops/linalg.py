@@ -5,12 +5,13 @@ A singular matrix is InvalidArgumentError with TensorFlow's text ("Input is not 
 
 import numpy as np
 
+from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, matmul, negative, transpose
 from . import shape_rules as rules
 from .registry import FLOATS, NOT_DIFFERENTIABLE, NUMBERS, define
 
-INEXACT = FLOATS
+INEXACT = FLOATS - {d.bfloat16}   # TensorFlow's linear algebra ops admit no bfloat16
 
 
 def _swap_last(x):
@@ -126,7 +127,7 @@ def _triangular_solve_grad(e, g):
     return [emit("MatrixBandPart", (grad_a,), g.dtype, {"lower": band[0], "upper": band[1]}), grad_b]
 
 
-@define("MatrixTriangularSolve", INEXACT, shape=lambda shapes, attrs: shapes[1], grad=_triangular_solve_grad)
+@define("MatrixTriangularSolve", FLOATS, shape=lambda shapes, attrs: shapes[1], grad=_triangular_solve_grad)
 def _triangular_solve(xp, matrix, rhs, lower=True, adjoint=False):
     _square(matrix, "Input matrix")
     triangle = xp.tril(matrix) if lower else xp.triu(matrix)

@@ -10,8 +10,8 @@ from ..framework.errors import InvalidArgumentError, UnimplementedError
 from . import shape_rules as rules
 from .emit import (binary, cast, compare, emit, matmul, negative, ones_like, reduce_mean, reduce_sum,
                    reduce_to, reshape, shape_of, where, zeros_like)
-from .registry import (ALL, CHEAP, COMPLEX, FLOATS, HEAVY, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, bool_output,
-                       define)
+from .registry import (ALL, CHEAP, COMPLEX, FLOATS, HEAVY, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, SIGNED_INTS,
+                       bool_output, define)
 
 INEXACT = FLOATS | COMPLEX
 
@@ -85,13 +85,15 @@ def _integer_divisor_checked(fn):
 
 _binary("FloorDiv", _integer_divisor_checked(lambda xp, a, b: xp.floor_divide(a, b)), REAL_NUMBERS)
 _binary("FloorMod", _integer_divisor_checked(lambda xp, a, b: xp.mod(a, b)), REAL_NUMBERS)
-_binary("Pow", lambda xp, a, b: xp.power(a, b), NUMBERS, _pow_grad)
+_binary("Pow", lambda xp, a, b: xp.power(a, b), FLOATS | COMPLEX | SIGNED_INTS, _pow_grad)
 _binary("Maximum", lambda xp, a, b: xp.maximum(a, b), REAL_NUMBERS, _maximum_grad, foldable=True)
 _binary("Minimum", lambda xp, a, b: xp.minimum(a, b), REAL_NUMBERS, _minimum_grad, foldable=True)
-_binary("SquaredDifference", lambda xp, a, b: xp.square(a - b), NUMBERS, _squared_difference_grad)
-for _name, _fn in (("Equal", "equal"), ("NotEqual", "not_equal"), ("Less", "less"), ("LessEqual", "less_equal"),
-                   ("Greater", "greater"), ("GreaterEqual", "greater_equal")):
-    _binary(_name, (lambda f: lambda xp, a, b: getattr(xp, f)(a, b))(_fn), ALL, dtype=bool_output)
+_binary("SquaredDifference", lambda xp, a, b: xp.square(a - b), FLOATS | COMPLEX | {d.int32, d.int64},
+        _squared_difference_grad)
+for _name, _fn, _dtypes in (("Equal", "equal", ALL), ("NotEqual", "not_equal", ALL), ("Less", "less", REAL_NUMBERS),
+                            ("LessEqual", "less_equal", REAL_NUMBERS), ("Greater", "greater", REAL_NUMBERS),
+                            ("GreaterEqual", "greater_equal", REAL_NUMBERS)):
+    _binary(_name, (lambda f: lambda xp, a, b: getattr(xp, f)(a, b))(_fn), _dtypes, dtype=bool_output)
 _binary("LogicalAnd", lambda xp, a, b: xp.logical_and(a, b), {d.bool}, dtype=bool_output)
 _binary("LogicalOr", lambda xp, a, b: xp.logical_or(a, b), {d.bool}, dtype=bool_output)
 
@@ -103,9 +105,9 @@ def _unary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable
 
 
 _unary("LogicalNot", lambda xp, a: xp.logical_not(a), {d.bool}, dtype=bool_output)
-_unary("Neg", lambda xp, a: xp.negative(a), grad=lambda e, g: [negative(g)], foldable=True)
-_unary("Abs", lambda xp, a: xp.abs(a), REAL_NUMBERS, lambda e, g: [g * emit("Sign", (e.inputs[0],))])
-_unary("Sign", lambda xp, a: xp.sign(a), REAL_NUMBERS)
+_unary("Neg", lambda xp, a: xp.negative(a), FLOATS | COMPLEX | SIGNED_INTS, lambda e, g: [negative(g)], foldable=True)
+_unary("Abs", lambda xp, a: xp.abs(a), FLOATS | SIGNED_INTS, lambda e, g: [g * emit("Sign", (e.inputs[0],))])
+_unary("Sign", lambda xp, a: xp.sign(a), FLOATS | SIGNED_INTS)
 _unary("Square", lambda xp, a: xp.square(a), grad=lambda e, g: [g * 2.0 * e.inputs[0]], foldable=True)
 _unary("Exp", lambda xp, a: xp.exp(a), INEXACT, lambda e, g: [g * e.outputs[0]])
 _unary("Log", lambda xp, a: xp.log(a), INEXACT, lambda e, g: [g / e.inputs[0]])
@@ -116,7 +118,7 @@ define("Identity", ALL, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP)(lam
 define("StopGradient", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, cost=CHEAP)(lambda xp, a: a)
 _unary("Floor", lambda xp, a: xp.floor(a), FLOATS)          # TensorFlow: no gradient for Floor, Ceil, Round
 _unary("Ceil", lambda xp, a: xp.ceil(a), FLOATS)
-_unary("Round", lambda xp, a: xp.round(a), REAL_NUMBERS)   # half to even, as TensorFlow
+_unary("Round", lambda xp, a: xp.round(a), FLOATS | SIGNED_INTS)   # half to even, as TensorFlow
 _unary("Log1p", lambda xp, a: xp.log1p(a), INEXACT, lambda e, g: [g / (1.0 + e.inputs[0])])
 _unary("Expm1", lambda xp, a: xp.expm1(a), INEXACT, lambda e, g: [g * (e.outputs[0] + 1.0)])
 _unary("IsNan", lambda xp, a: xp.isnan(a), FLOATS, dtype=bool_output)
@@ -232,7 +234,10 @@ def _matmul_grad(e, g):
     return [matmul(b, g, transpose_a=True, transpose_b=True), matmul(g, a, transpose_a=True, transpose_b=True)]
 
 
-@define("MatMul", NUMBERS, shape=rules.matmul, grad=_matmul_grad, cost=HEAVY)
+_MATMUL_DTYPES = FLOATS | COMPLEX | {d.int32, d.int64, d.uint8, d.uint16, d.uint32, d.uint64}  # TF's: no int8/16
+
+
+@define("MatMul", _MATMUL_DTYPES, shape=rules.matmul, grad=_matmul_grad, cost=HEAVY)
 def _matmul(xp, a, b, transpose_a=False, transpose_b=False):
     for index, array in enumerate((a, b)):
         if array.ndim < 2:

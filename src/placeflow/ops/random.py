@@ -4,7 +4,7 @@ import numpy as np
 
 from ..framework import dtypes as d
 from . import shape_rules as rules
-from .registry import ALL, FLOATS, INTS, NOT_DIFFERENTIABLE, define, presize_from_attrs
+from .registry import ALL, FLOATS, NOT_DIFFERENTIABLE, define, presize_from_attrs
 
 
 @define("RandomUniform", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, presize=presize_from_attrs)
@@ -20,7 +20,8 @@ def _normal(xp, shape, mean, stddev, dtype, generator):
     return xp.asarray(values)
 
 
-@define("RandomUniformInt", INTS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, presize=presize_from_attrs)
+@define("RandomUniformInt", {d.int32, d.int64}, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE,
+        presize=presize_from_attrs)
 def _uniform_int(xp, shape, minval, maxval, dtype, generator):
     return xp.asarray(generator.integers(minval, maxval, size=shape, dtype=dtype.numpy_dtype))
 

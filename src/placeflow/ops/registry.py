@@ -21,6 +21,7 @@ COMPLEX = frozenset({d.complex64, d.complex128})
 INTS = frozenset({d.int8, d.int16, d.int32, d.int64, d.uint8, d.uint16, d.uint32, d.uint64})
 NUMBERS = FLOATS | COMPLEX | INTS
 REAL_NUMBERS = FLOATS | INTS
+SIGNED_INTS = frozenset({d.int8, d.int16, d.int32, d.int64})
 ALL = NUMBERS | {d.bool}
 ANY = ALL | {d.string}
 
