@@ -9,7 +9,7 @@ from . import (  # noqa: F401
 from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
-from .api import experimental, linalg, math, nn, random, sparse, strings  # noqa: F401
+from .api import bitwise, experimental, linalg, math, nn, random, sparse, strings  # noqa: F401
 from .api.sparse import SparseTensor  # noqa: F401
 from .api.array_ops import (  # noqa: F401
     concat, expand_dims, eye, fill, one_hot, ones, ones_like, range, reshape, shape, split, squeeze, stack,
@@ -21,6 +21,8 @@ from .api.indexing import (  # noqa: F401
     slice, tensor_scatter_nd_add, tensor_scatter_nd_update, unique, unstack,
 )
 from .api.clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
+from .api.division_ops import truediv, truncatediv, truncatemod  # noqa: F401
+from .api.array_ops import reverse_sequence  # noqa: F401
 from .api.device import device  # noqa: F401
 from .api.math_ops import (  # noqa: F401
     abs, add, add_n, argmax, argmin, argsort, cast, ceil, clip_by_value, count_nonzero, cumsum,

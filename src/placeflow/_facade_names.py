@@ -13,11 +13,14 @@ from . import config as _config
 from .graph.function import functions_run_eagerly, run_functions_eagerly
 from .distribute.loss_scaling import compute_average_loss, scale_regularization_loss
 from .config import experimental as _config_experimental
+from .api.math_ops import cast, saturate_cast
+from .framework import dtypes as _dtypes
 from .ops.registry import list_kernels
 from .runtime import memory_queries
 from .tools.memory_view import memory_summary
 
 _config_experimental.list_kernels = list_kernels
+_dtypes.cast, _dtypes.saturate_cast = cast, saturate_cast
 for _name in ("get_memory_info", "get_memory_usage", "memory_stats", "release_unused_memory", "reset_memory_stats"):
     setattr(_config_experimental, _name, getattr(memory_queries, _name))
 _experimental.memory_summary = memory_summary

@@ -3084,3 +3084,204 @@ def case_keras_predict_and_evaluate_uneven_batches_mirrored(tf, env):
     logs = model.evaluate(x, y, batch_size=4, verbose=0, sample_weight=np.arange(1, 8, dtype=np.float32),
                           return_dict=True)
     return [np.round(predicted, 5).ravel().tolist(), {k: round(v, 5) for k, v in sorted(logs.items())}]
+
+
+# -- arithmetic, dtype and broadcasting semantics, each eagerly and inside a function -----------------------
+def _typed_case(expression, traced):
+    """The dtype and value `expression(tf)` computes (floats rounded), or the error class it raises;
+    with `traced`, computed inside a tf.function."""
+    def case(tf, env):
+        result = tf.function(lambda: expression(tf))() if traced else expression(tf)
+        value = np.asarray(result.numpy())
+        return [result.dtype.name, _rounded(value) if value.dtype.kind == "f" else value.tolist()]
+    return case
+
+
+_NEG = [-7, -3, 0, 3, 7]
+_NANS = [float("nan"), 1.0, -2.0]
+for _name, _expression in {
+    "int_truediv_is_float64": lambda tf: tf.constant([7, -7]) / tf.constant([2, 2]),
+    "int_divide_is_float64": lambda tf: tf.math.divide(tf.constant([1, 3]), tf.constant([4, 4])),
+    "int64_truediv": lambda tf: tf.truediv(tf.constant([7], tf.int64), tf.constant([2], tf.int64)),
+    "int_floordiv_negative": lambda tf: tf.constant(_NEG) // tf.constant([2, 2, 2, -2, -2]),
+    "int_floormod_negative": lambda tf: tf.constant(_NEG) % tf.constant([2, 2, 2, -2, -2]),
+    "float_floormod_negative": lambda tf: tf.constant([-7.5, 7.5, -0.5]) % tf.constant([2.0, -2.0, 2.0]),
+    "float_floordiv_negative": lambda tf: tf.constant([-7.5, 7.5, -0.5]) // tf.constant([2.0, -2.0, 2.0]),
+    "truncatediv": lambda tf: tf.truncatediv(tf.constant(_NEG), tf.constant([2, 2, 2, -2, -2])),
+    "truncatemod": lambda tf: tf.truncatemod(tf.constant(_NEG), tf.constant([2, 2, 2, -2, -2])),
+    "float_division_by_zero": lambda tf: tf.constant([1.0, -1.0, 0.0]) / 0.0,
+    "float_floordiv_by_zero": lambda tf: tf.math.floordiv(tf.constant([1.0, -1.0]), 0.0),
+    "divide_no_nan": lambda tf: tf.math.divide_no_nan(tf.constant([1.0, 0.0, 3.0]), tf.constant([0.0, 0.0, 2.0])),
+    "xdivy_xlogy": lambda tf: tf.stack([tf.math.xdivy(tf.constant([0.0, 2.0]), tf.constant([0.0, 4.0])),
+                                        tf.math.xlogy(tf.constant([0.0, 2.0]), tf.constant([0.0, 4.0]))]),
+    "reduce_mean_of_ints_truncates": lambda tf: tf.reduce_mean(tf.constant([1, 2, 2])),
+    "reduce_mean_of_negative_ints": lambda tf: tf.reduce_mean(tf.constant([-1, -2]), axis=0),
+    "reduce_sum_of_bools": lambda tf: tf.reduce_sum(tf.constant([True, True])),
+    "reduce_prod_of_empty": lambda tf: tf.reduce_prod(tf.zeros([0])),
+    "reduce_sum_keepdims_two_axes": lambda tf: tf.reduce_sum(tf.ones([2, 3, 4]), axis=[0, 2], keepdims=True),
+    "reduce_sum_negative_axis": lambda tf: tf.reduce_sum(tf.reshape(tf.range(6.0), [2, 3]), axis=-1),
+    "reduce_max_with_nan": lambda tf: tf.reduce_max(tf.constant(_NANS)),
+    "reduce_min_with_nan": lambda tf: tf.reduce_min(tf.constant(_NANS)),
+    "maximum_with_nan": lambda tf: tf.maximum(tf.constant(_NANS), 0.0),
+    "minimum_with_nan": lambda tf: tf.minimum(tf.constant(_NANS), 0.0),
+    "argmax_with_nan": lambda tf: tf.argmax(tf.constant([1.0, float("nan"), 3.0])),
+    "argmax_ties_first": lambda tf: tf.argmax(tf.constant([[1, 3, 3], [2, 2, 1]]), axis=1),
+    "argmin_ties_first_int32": lambda tf: tf.argmin(tf.constant([2, 1, 1]), output_type=tf.int32),
+    "relu_of_nan": lambda tf: tf.nn.relu(tf.constant(_NANS)),
+    "clip_by_value_int": lambda tf: tf.clip_by_value(tf.constant([-5, 0, 5]), -2, 3),
+    "clip_by_value_nan": lambda tf: tf.clip_by_value(tf.constant(_NANS), -1.0, 0.5),
+    "round_and_rint": lambda tf: tf.stack([tf.round(tf.constant([0.5, 1.5, 2.5, -0.5, -1.5])),
+                                           tf.math.rint(tf.constant([0.5, 1.5, 2.5, -0.5, -1.5]))]),
+    "cast_float_to_int_truncates": lambda tf: tf.cast(tf.constant([3.7, -3.7, 0.5, -0.5]), tf.int32),
+    "cast_int_to_bool": lambda tf: tf.cast(tf.constant([0, 2, -1]), tf.bool),
+    "cast_bool_to_float": lambda tf: tf.cast(tf.constant([True, False]), tf.float32),
+    "cast_int64_to_int32_wraps": lambda tf: tf.cast(tf.constant([2**31 + 5], tf.int64), tf.int32),
+    "cast_float_to_uint8": lambda tf: tf.cast(tf.constant([1.9, 255.0, 254.6]), tf.uint8),
+    "saturate_cast": lambda tf: tf.dtypes.saturate_cast(tf.constant([-5.0, 300.0, 7.9]), tf.uint8),
+    "uint8_add_wraps": lambda tf: tf.constant([250], tf.uint8) + tf.constant([10], tf.uint8),
+    "int32_multiply_wraps": lambda tf: tf.constant([2**30]) * 4,
+    "int_pow": lambda tf: tf.pow(tf.constant([2, 3, -2]), tf.constant([3, 0, 3])),
+    "int_pow_negative_exponent": lambda tf: tf.pow(tf.constant([2]), tf.constant([-1])),
+    "float_pow_negative_base": lambda tf: tf.pow(tf.constant([-8.0, -2.0]), tf.constant([1.0 / 3.0, 2.0])),
+    "int_tensor_plus_python_float": lambda tf: tf.constant([1, 2]) + 1.5,
+    "int_tensor_times_python_int": lambda tf: tf.constant([1, 2]) * 3,
+    "float_tensor_plus_python_int": lambda tf: tf.constant([1.5]) + 2,
+    "python_float_minus_tensor": lambda tf: 1.0 - tf.constant([0.25, 2.0]),
+    "int32_plus_int64": lambda tf: tf.constant([1]) + tf.constant([1], tf.int64),
+    "float32_plus_float64": lambda tf: tf.constant([1.0]) + tf.constant([1.0], tf.float64),
+    "float64_tensor_from_numpy_default": lambda tf: tf.constant(np.array([1.5, 2.0])) * 2,
+    "constant_from_mixed_python_list": lambda tf: tf.constant([1, 2.5]),
+    "constant_large_python_int_is_int64": lambda tf: tf.constant([2**31, 1]),
+    "broadcast_column_and_row": lambda tf: tf.constant([[1.0], [2.0]]) + tf.constant([10.0, 20.0, 30.0]),
+    "broadcast_incompatible": lambda tf: tf.constant([1.0, 2.0]) + tf.constant([1.0, 2.0, 3.0]),
+    "sign_and_abs_int": lambda tf: tf.stack([tf.sign(tf.constant([-3, 0, 4])), tf.abs(tf.constant([-3, 0, 4]))]),
+    "abs_of_int32_min_wraps": lambda tf: tf.abs(tf.constant([-2**31])),
+    "negative_of_uint8": lambda tf: tf.negative(tf.constant([1], tf.uint8)),
+    "sqrt_and_log_edges": lambda tf: tf.stack([tf.sqrt(tf.constant([-1.0, 0.0, 4.0])),
+                                               tf.math.log(tf.constant([-1.0, 0.0, 1.0]))]),
+    "rsqrt_and_reciprocal": lambda tf: tf.stack([tf.math.rsqrt(tf.constant([0.0, 4.0])),
+                                                 tf.math.reciprocal(tf.constant([0.0, 4.0]))]),
+    "sigmoid_and_softplus_extremes": lambda tf: tf.stack([tf.sigmoid(tf.constant([-100.0, 0.0, 100.0])),
+                                                          tf.nn.softplus(tf.constant([-100.0, 0.0, 100.0]))]),
+    "softmax_of_a_row_with_minus_inf": lambda tf: tf.nn.softmax(tf.constant([[0.0, -float("inf"), 1.0]])),
+    "log_softmax_large_logits": lambda tf: tf.nn.log_softmax(tf.constant([1000.0, 0.0, -1000.0])),
+    "softmax_axis0": lambda tf: tf.nn.softmax(tf.constant([[1.0, 2.0], [3.0, 5.0]]), axis=0),
+    "squared_difference_int": lambda tf: tf.math.squared_difference(tf.constant([1, -2]), tf.constant([4, 2])),
+    "add_n_three": lambda tf: tf.add_n([tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]), tf.constant([5.0, 6.0])]),
+    "add_n_mismatched_shapes": lambda tf: tf.add_n([tf.constant([1.0, 2.0]), tf.constant([3.0])]),
+    "range_float_delta": lambda tf: tf.range(0.0, 1.0, 0.3),
+    "range_negative_delta": lambda tf: tf.range(5, 0, -2),
+    "range_int_and_float_limit": lambda tf: tf.range(0, 2.5),
+    "range_dtype_int64": lambda tf: tf.range(3, dtype=tf.int64),
+    "bitwise_ops": lambda tf: tf.stack([tf.bitwise.bitwise_and(tf.constant([12, 5]), tf.constant([10, 3])),
+                                        tf.bitwise.bitwise_or(tf.constant([12, 5]), tf.constant([10, 3])),
+                                        tf.bitwise.bitwise_xor(tf.constant([12, 5]), tf.constant([10, 3])),
+                                        tf.bitwise.left_shift(tf.constant([1, 3]), tf.constant([2, 1])),
+                                        tf.bitwise.right_shift(tf.constant([-8, 8]), tf.constant([1, 2]))]),
+    "logical_ops": lambda tf: tf.stack([tf.logical_and(tf.constant([True, False]), tf.constant([True, True])),
+                                        tf.logical_or(tf.constant([True, False]), tf.constant([False, False])),
+                                        tf.math.logical_xor(tf.constant([True, False]), tf.constant([True, True]))]),
+    "logical_and_of_ints": lambda tf: tf.logical_and(tf.constant([1]), tf.constant([0])),
+    "equal_with_broadcast_and_nan": lambda tf: tf.equal(tf.constant([[float("nan")], [1.0]]), tf.constant([1.0, 2.0])),
+    "where_one_argument_is_int64_coordinates": lambda tf: tf.where(tf.constant([[True, False], [False, True]])),
+    "where_three_arguments_broadcast": lambda tf: tf.where(tf.constant([True, False]), tf.constant([[1, 2], [3, 4]]),
+                                                           tf.constant(0)),
+    "one_hot_out_of_range_index_is_zeros": lambda tf: tf.one_hot([-1, 1, 3], 3),
+    "one_hot_axis0": lambda tf: tf.one_hot([0, 2], 3, axis=0),
+    "tile_with_zero_multiple": lambda tf: tf.tile(tf.constant([[1, 2]]), [0, 2]),
+    "split_sizes_with_minus_one": lambda tf: tf.stack(tf.split(tf.range(6), [2, -1, 2])[::2]),
+    "split_uneven": lambda tf: tf.split(tf.range(5), 2)[0],
+    "squeeze_non_unit_axis": lambda tf: tf.squeeze(tf.ones([2, 1]), axis=0),
+    "expand_dims_negative_axis": lambda tf: tf.shape(tf.expand_dims(tf.ones([2, 3]), -1)),
+    "reshape_with_minus_one": lambda tf: tf.reshape(tf.range(6), [-1, 2]),
+    "reshape_bad_size": lambda tf: tf.reshape(tf.range(6), [4, -1]),
+    "concat_int32_with_int64": lambda tf: tf.concat([tf.constant([1]), tf.constant([2], tf.int64)], 0),
+    "concat_negative_axis": lambda tf: tf.concat([tf.ones([1, 2]), tf.zeros([1, 2])], -1),
+    "stack_negative_axis": lambda tf: tf.shape(tf.stack([tf.ones([2, 3])] * 4, axis=-1)),
+    "transpose_default_reverses_axes": lambda tf: tf.shape(tf.transpose(tf.ones([2, 3, 4]))),
+    "matmul_int32": lambda tf: tf.matmul(tf.constant([[1, 2]]), tf.constant([[3], [4]])),
+    "matmul_batch_broadcast": lambda tf: tf.shape(tf.matmul(tf.ones([3, 1, 2, 4]), tf.ones([5, 4, 6]))),
+    "matmul_dtype_mismatch": lambda tf: tf.matmul(tf.ones([2, 2]), tf.ones([2, 2], tf.float64)),
+    "matmul_inner_dim_mismatch": lambda tf: tf.matmul(tf.ones([2, 3]), tf.ones([2, 3])),
+    "cumsum_of_bools": lambda tf: tf.cumsum(tf.constant([True, True])),
+    "math_sign_of_nan": lambda tf: tf.sign(tf.constant(_NANS)),
+    "square_int_overflow": lambda tf: tf.square(tf.constant([50000])),
+    "floor_of_int": lambda tf: tf.floor(tf.constant([1, 2])),
+    "exp_of_int": lambda tf: tf.exp(tf.constant([1, 2])),
+    "mod_of_python_floats": lambda tf: tf.math.floormod(-1.0, tf.constant(3.0)),
+    "bincount": lambda tf: tf.math.bincount(tf.constant([1, 1, 4, 0])),
+    "bincount_minlength_weights": lambda tf: tf.math.bincount(tf.constant([1, 1, 2]),
+                                                              weights=tf.constant([0.5, 1.0, 2.0]), minlength=5),
+    "reduce_euclidean_norm": lambda tf: tf.math.reduce_euclidean_norm(tf.constant([[3.0, 4.0], [6.0, 8.0]]), axis=1),
+    "polyval": lambda tf: tf.math.polyval([tf.constant(2.0), tf.constant(1.0), tf.constant(-1.0)],
+                                          tf.constant([0.0, 2.0])),
+    "cumulative_logsumexp": lambda tf: tf.math.cumulative_logsumexp(tf.constant([0.0, 0.0, 1.0])),
+    "argmax_of_bools": lambda tf: tf.argmax(tf.constant([False, True, True])),
+    "reverse_sequence": lambda tf: tf.reverse_sequence(tf.constant([[1, 2, 3], [4, 5, 6]]), [2, 3], seq_axis=1,
+                                                       batch_axis=0),
+    "fill_dtype_from_value": lambda tf: tf.fill([2], 3),
+    "zeros_like_keeps_dtype": lambda tf: tf.zeros_like(tf.constant([1, 2], tf.int64)),
+    "ones_like_with_dtype": lambda tf: tf.ones_like(tf.constant([1, 2]), dtype=tf.float32),
+    "eye_rectangular": lambda tf: tf.eye(2, 3),
+    "eye_batch": lambda tf: tf.shape(tf.eye(2, batch_shape=[3])),
+}.items():
+    globals()[f"case_semantics_{_name}"] = _typed_case(_expression, traced=False)
+    globals()[f"case_semantics_{_name}_traced"] = _typed_case(_expression, traced=True)
+
+
+def _gradient_of(tf, fn, value):
+    x = tf.Variable(value)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(fn(x))
+    grad = tape.gradient(y, x)
+    return None if grad is None else _rounded(grad.numpy())
+
+
+for _name, _expression in {
+    "divide_no_nan_gradient": lambda tf: _gradient_of(tf, lambda x: tf.math.divide_no_nan(x, tf.constant([0.0, 4.0])),
+                                                      [1.0, 2.0]),
+    "xlogy_gradient_at_zero": lambda tf: _gradient_of(tf, lambda x: tf.math.xlogy(x, tf.constant([0.0, 2.0])),
+                                                      [0.0, 3.0]),
+    "rint_has_no_gradient": lambda tf: _gradient_of(tf, tf.math.rint, [0.4, 1.6]),
+    "cumulative_logsumexp_gradient": lambda tf: _gradient_of(
+        tf, lambda x: tf.math.cumulative_logsumexp(x) * tf.constant([1.0, -2.0, 0.5]), [0.0, 1.0, -1.0]),
+    "cumulative_logsumexp_exclusive_reverse_gradient": lambda tf: _gradient_of(
+        tf, lambda x: tf.math.cumulative_logsumexp(x, exclusive=True, reverse=True)[:2], [0.5, 1.0, -1.0]),
+    "reverse_sequence_gradient": lambda tf: _gradient_of(
+        tf, lambda x: tf.reverse_sequence(x, [2, 3], seq_axis=1) * tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]),
+        [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]),
+}.items():
+    globals()[f"case_semantics_{_name}"] = (lambda e: lambda tf, env: e(tf))(_expression)
+
+for _name, _expression in {
+    "cumulative_logsumexp_wide_range": lambda tf: tf.math.cumulative_logsumexp(tf.constant([-1000.0, 0.0, -50.0])),
+    "cumulative_logsumexp_exclusive_reverse": lambda tf: tf.math.cumulative_logsumexp(
+        tf.constant([[0.0, 0.0, 1.0], [2.0, -1.0, 0.5]]), axis=1, exclusive=True, reverse=True),
+    "bincount_maxlength": lambda tf: tf.math.bincount(tf.constant([1, 1, 4]), maxlength=3),
+    "bincount_of_a_matrix": lambda tf: tf.math.bincount(tf.constant([[1, 2], [2, 0]])),
+    "bincount_of_nothing": lambda tf: tf.math.bincount(tf.constant([], tf.int32)),
+    "bincount_negative": lambda tf: tf.math.bincount(tf.constant([-1, 2])),
+    "bincount_dtype_int64": lambda tf: tf.math.bincount(tf.constant([0, 0, 2]), dtype=tf.int64),
+    "shift_amounts_are_clamped": lambda tf: tf.stack([
+        tf.cast(tf.bitwise.left_shift(tf.constant([1], tf.int8), tf.constant([9], tf.int8)), tf.int32),
+        tf.bitwise.right_shift(tf.constant([-8]), tf.constant([40]))]),
+    "invert_uint8": lambda tf: tf.bitwise.invert(tf.constant([0, 5], tf.uint8)),
+    "saturate_cast_int_to_uint8": lambda tf: tf.dtypes.saturate_cast(tf.constant([-1, 300, 70000]), tf.uint8),
+    "saturate_cast_float_to_int32": lambda tf: tf.dtypes.saturate_cast(tf.constant([1e10, -1e10, 5.5]), tf.int32),
+    "truediv_int16_is_float32": lambda tf: tf.truediv(tf.constant([1], tf.int16), tf.constant([2], tf.int16)),
+    "divide_uint8_is_float32": lambda tf: tf.constant([3], tf.uint8) / tf.constant([2], tf.uint8),
+    "divide_int64_by_python_int": lambda tf: tf.divide(tf.constant([1], tf.int64), 2),
+    "truncatediv_floats": lambda tf: tf.truncatediv(tf.constant([-7.5, 7.5]), tf.constant([2.0, -2.0])),
+    "truncatemod_floats": lambda tf: tf.truncatemod(tf.constant([-7.5, 7.5]), tf.constant([2.0, -2.0])),
+    "truncatediv_by_zero": lambda tf: tf.truncatediv(tf.constant([1]), tf.constant([0])),
+    "reduce_euclidean_norm_int": lambda tf: tf.math.reduce_euclidean_norm(tf.constant([3, 4, 1])),
+    "reduce_euclidean_norm_keepdims": lambda tf: tf.math.reduce_euclidean_norm(tf.constant([[3.0, 4.0]]), 1, True),
+    "logical_xor_broadcast": lambda tf: tf.math.logical_xor(tf.constant([[True], [False]]), tf.constant([True, False])),
+    "reverse_sequence_batch_axis_1": lambda tf: tf.reverse_sequence(tf.constant([[1, 2], [3, 4], [5, 6]]), [3, 1],
+                                                                    seq_axis=0, batch_axis=1),
+    "reverse_sequence_too_long": lambda tf: tf.reverse_sequence(tf.constant([[1, 2]]), [3], seq_axis=1),
+    "polyval_int": lambda tf: tf.math.polyval([tf.constant(1), tf.constant(0), tf.constant(-2)], tf.constant([3, 4])),
+    "eye_batch_values": lambda tf: tf.eye(2, 3, batch_shape=[2], dtype=tf.int32),
+}.items():
+    globals()[f"case_semantics_{_name}"] = _typed_case(_expression, traced=False)
+    globals()[f"case_semantics_{_name}_traced"] = _typed_case(_expression, traced=True)

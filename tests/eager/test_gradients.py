@@ -125,6 +125,9 @@ CASES = {
     "TensorScatterAdd": (lambda t, u: tf.tensor_scatter_nd_add(t, [[0], [0]], u) * tf.constant(
         [1.0, 2.0, 3.0], dtype=tf.float64), [signed(3), signed(2)]),
     "ReverseV2": (lambda x: tf.reverse(x, [1]) * tf.constant(W32), [signed(3, 2)]),
+    "ReverseSequence": (lambda x: tf.reverse_sequence(x, [2, 1, 0], seq_axis=1) * tf.constant(W32), [signed(3, 2)]),
+    "CumulativeLogsumexp": (lambda x: tf.math.cumulative_logsumexp(x, axis=0, reverse=True) * tf.constant(W32),
+                            [signed(3, 2)]),
     "PadV2": (lambda x: tf.pad(x, [[1, 0], [0, 2]]) * tf.constant(W44), [signed(3, 2)]),
     "_PadGrad": (lambda g: execute("_PadGrad", (g,), tf.float64, {"paddings": ((1, 1),), "mode": "REFLECT"})
                  * tf.constant([1.0, 2.0, 3.0], dtype=tf.float64), [signed(5)]),

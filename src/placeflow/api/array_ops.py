@@ -81,11 +81,25 @@ def _range_of_tensors(start, limit, delta, dtype, name):
     return execute("_RangeOfTensors", bounds, dtype, {"dtype": dtype}, name=name)
 
 
-def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
-    """An identity matrix."""
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """An identity matrix (a batch of them, of shape batch_shape + [rows, columns], with `batch_shape`)."""
     dtype = dtypes.as_dtype(dtype)
     attrs = {"num_rows": int(num_rows), "num_columns": int(num_columns or num_rows), "dtype": dtype}
-    return execute("Eye", (), dtype, attrs, name=name)
+    if not batch_shape:
+        return execute("Eye", (), dtype, attrs, name=name)
+    matrix = execute("Eye", (), dtype, attrs)
+    batch = [int(dim) for dim in batch_shape]
+    shape = tuple(batch + [attrs["num_rows"], attrs["num_columns"]])
+    return execute("BroadcastTo", (matrix,), dtype, {"shape": shape}, name=name)
+
+
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):  # noqa: A002
+    """Each batch entry with its first seq_lengths[b] elements along `seq_axis` reversed."""
+    if seq_axis is None:
+        raise ValueError("reverse_sequence needs seq_axis, the axis whose prefixes are reversed.")
+    x, lengths = convert_to_tensor(input), convert_to_tensor(seq_lengths)
+    attrs = {"seq_axis": int(seq_axis), "batch_axis": 0 if batch_axis is None else int(batch_axis)}
+    return execute("ReverseSequence", (x, lengths), x.dtype, attrs, name=name)
 
 
 def reshape(tensor, shape, name=None):

@@ -9,4 +9,8 @@ from .math_ops import (  # noqa: F401
     sqrt, square, squared_difference, subtract, tanh, top_k, unsorted_segment_max, unsorted_segment_mean,
     unsorted_segment_sum, acos, acosh, asin, asinh, atan, atan2, atanh, cos, cosh, sin, sinh, tan,
 )
+from .math_ops import (  # noqa: F401
+    bincount, cumulative_logsumexp, logical_xor, polyval, reduce_euclidean_norm, rint,
+)
+from .division_ops import divide_no_nan, truediv, xdivy, xlogy  # noqa: F401
 from .nn import elu, l2_normalize, log_softmax, selu, softmax, softplus  # noqa: F401

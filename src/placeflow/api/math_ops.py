@@ -38,12 +38,16 @@ def multiply(x, y, name=None):
     return _binary("Mul", x, y, name)
 
 
+_FLOAT32_QUOTIENT = {dtypes.int8, dtypes.int16, dtypes.uint8, dtypes.uint16}  # wider integers divide as float64
+
+
 def divide(x, y, name=None):
-    """x / y; integers are divided as float64, as in TensorFlow (RealDiv)."""
+    """x / y (RealDiv); integers are divided in floating point, as in TensorFlow: float32 for 8- and 16-bit
+    integers, float64 for wider ones."""
     (x, y), dtype = operands("RealDiv", (x, y))
     if dtype.is_integer:
-        x, y = cast(_tensor(x), dtypes.float64), cast(_tensor(y), dtypes.float64)
-        dtype = dtypes.float64
+        dtype = dtypes.float32 if dtype in _FLOAT32_QUOTIENT else dtypes.float64
+        x, y = cast(_tensor(x), dtype), cast(_tensor(y), dtype)
     return execute("RealDiv", (x, y), dtype, name=name)
 
 
@@ -630,3 +634,86 @@ def in_top_k(targets, predictions, k, name=None):
     above = reduce_sum(cast(greater(predictions, reshape(chosen, [-1, 1])), dtypes.int32), axis=1)
     return logical_and(less(above, int(k)), is_finite(chosen))
 
+
+
+# -- rounding, logic, counting and series ----------------------------------------------------------------
+
+def rint(x, name=None):
+    """The nearest integer value, halves to even (Rint; floating-point tensors only)."""
+    return _unary("Rint", x, name)
+
+
+def logical_xor(x, y, name=None):
+    """x != y for bool tensors: (x or y) and not (x and y), as TensorFlow composes it."""
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+
+
+def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None, axis=None,
+             binary_output=False):
+    """How often each value 0..max(arr) occurs in `arr` (with `weights`: the sum of their weights),
+    at least `minlength` and at most `maxlength` counts long."""
+    if axis is not None or binary_output:
+        raise NotImplementedError(f"bincount(axis={axis!r}, binary_output={binary_output!r}) is not implemented "
+                                  "in placeflow; count the flattened values (the defaults).")
+    values = convert_to_tensor(arr)
+    attrs = {"minlength": int(minlength or 0), "maxlength": None if maxlength is None else int(maxlength)}
+    if weights is None:
+        attrs["dtype"] = dtypes.as_dtype(dtype)
+        return execute("Bincount", (values,), attrs["dtype"], attrs, name=name)
+    weights = convert_to_tensor(weights)
+    attrs["dtype"] = weights.dtype
+    return execute("Bincount", (values, weights), weights.dtype, attrs, name=name)
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    """sqrt(sum(x**2)) over `axis`; integer tensors give the integer part, in their own dtype."""
+    x = convert_to_tensor(input_tensor)
+    if not x.dtype.is_integer:
+        return sqrt(reduce_sum(square(x), axis=axis, keepdims=keepdims), name=name)
+    wide = cast(x, dtypes.float64)
+    return cast(sqrt(reduce_sum(square(wide), axis=axis, keepdims=keepdims)), x.dtype, name=name)
+
+
+def polyval(coeffs, x, name=None):
+    """coeffs[0] * x**(n-1) + ... + coeffs[n-1], by Horner's rule (an empty list gives zeros like x)."""
+    x = convert_to_tensor(x)
+    if not coeffs:
+        from .array_ops import zeros_like
+        return zeros_like(x, name=name)
+    result = convert_to_tensor(coeffs[0], dtype=x.dtype)
+    for coefficient in coeffs[1:]:
+        result = add(multiply(result, x), coefficient)
+    return identity(result, name=name)
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """log(cumsum(exp(x))) along `axis`, exact at every position (CumulativeLogsumexp)."""
+    x = convert_to_tensor(x)
+    attrs = {"axis": int(axis), "exclusive": bool(exclusive), "reverse": bool(reverse)}
+    return execute("CumulativeLogsumexp", (x,), x.dtype, attrs, name=name)
+
+
+def saturate_cast(value, dtype, name=None):
+    """`value` cast to `dtype`, clipped first to the range both dtypes can hold (no wrap-around)."""
+    x = convert_to_tensor(value)
+    dtype = dtypes.as_dtype(dtype)
+    if x.dtype.is_integer or x.dtype.is_floating:
+        low, high = _saturation_bounds(x.dtype, dtype)
+        if low is not None:
+            x = clip_by_value(x, low, high)
+    return cast(x, dtype, name=name)
+
+
+def _saturation_bounds(source, target) -> tuple:
+    """(low, high) in `source`'s type that cast into `target` without overflow; (None, None) for bool."""
+    if target.is_bool or not (target.is_integer or target.is_floating):
+        return None, None
+    info = np.iinfo if target.is_integer else np.finfo
+    kind = source.numpy_dtype.type
+    lows = [info(target.numpy_dtype).min]
+    highs = [info(target.numpy_dtype).max]
+    own = np.iinfo(source.numpy_dtype) if source.is_integer else np.finfo(source.numpy_dtype)
+    low, high = kind(max(lows[0], own.min)), kind(min(highs[0], own.max))
+    if source.is_floating and target.is_integer and int(high) > highs[0]:  # rounded up past the target's max
+        high = np.nextafter(high, kind(0))
+    return low, high

@@ -199,3 +199,23 @@ def _shape(xp, a, out_type):
 def _number(value) -> str:
     """A range bound as TF prints it: 10, not 10.0, for whole numbers."""
     return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _reverse_sequence_grad(e, g):
+    return [emit("ReverseSequence", (g, e.inputs[1]), g.dtype, e.attrs), None]
+
+
+@define("ReverseSequence", ANY, shape=rules.same, grad=_reverse_sequence_grad)
+def _reverse_sequence(xp, a, lengths, seq_axis=1, batch_axis=0):
+    """Each batch entry b with its first lengths[b] elements along `seq_axis` reversed."""
+    if lengths.shape != (a.shape[batch_axis],) or (lengths.size and (lengths.min() < 0 or
+                                                                      lengths.max() > a.shape[seq_axis])):
+        raise InvalidArgumentError(None, None, (
+            f"seq_lengths must be a vector of {a.shape[batch_axis]} lengths in [0, {a.shape[seq_axis]}], got "
+            f"{xp.asarray(lengths).tolist()}"))
+    out = xp.array(a, copy=True)
+    moved = xp.moveaxis(out, (batch_axis, seq_axis), (0, 1))  # a view: writing it writes `out`
+    source = xp.moveaxis(a, (batch_axis, seq_axis), (0, 1))
+    for b, length in enumerate(lengths.tolist()):
+        moved[b, :length] = source[b, :length][::-1]
+    return out

@@ -6,12 +6,12 @@ Kernel bodies are written once against `xp` (NumPy or CuPy).
 import numpy as np
 
 from ..framework import dtypes as d
-from ..framework.errors import InvalidArgumentError, UnimplementedError
+from ..framework.errors import InternalError, InvalidArgumentError, UnimplementedError
 from . import shape_rules as rules
 from .emit import (binary, cast, compare, emit, matmul, negative, ones_like, reduce_mean, reduce_sum,
                    reduce_to, reshape, shape_of, where, zeros_like)
-from .registry import (ALL, CHEAP, COMPLEX, FLOATS, HEAVY, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, SIGNED_INTS,
-                       bool_output, define)
+from .registry import (ALL, CHEAP, COMPLEX, FLOATS, HEAVY, INTS, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS,
+                       SIGNED_INTS, bool_output, define)
 
 INEXACT = FLOATS | COMPLEX
 
@@ -69,15 +69,36 @@ def _binary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldabl
     define(op, dtypes, shape=rules.broadcast, grad=grad, dtype=dtype, foldable=foldable)(fn)
 
 
+def _truncate_div(xp, a, b):
+    """Quotient rounded toward zero (C's division), in the inputs' dtype."""
+    if a.dtype.kind == "f":
+        return xp.trunc(a / b).astype(a.dtype, copy=False)
+    quotient = xp.floor_divide(a, b)
+    inexact = (quotient * b != a) & ((a < 0) != (b < 0))
+    return (quotient + inexact.astype(quotient.dtype)).astype(xp.result_type(a, b), copy=False)
+
+
+def _shift(numpy_shift):
+    """A bit shift whose amount is clamped to [0, bits - 1], as TensorFlow's kernels clamp it."""
+    def kernel(xp, a, b):
+        amount = xp.clip(b, 0, a.dtype.itemsize * 8 - 1).astype(a.dtype, copy=False)
+        return numpy_shift(xp)(a, amount)
+    return kernel
+
+
 _binary("AddV2", lambda xp, a, b: xp.add(a, b), grad=_add_grad, foldable=True)
 _binary("Sub", lambda xp, a, b: xp.subtract(a, b), grad=_sub_grad, foldable=True)
 _binary("Mul", lambda xp, a, b: xp.multiply(a, b), grad=_mul_grad, foldable=True)
 _binary("RealDiv", lambda xp, a, b: xp.divide(a, b).astype(a.dtype, copy=False), INEXACT, _div_grad, foldable=True)
-def _integer_divisor_checked(fn):
-    """Integer division by zero is an error on the CPU, as in TF (NumPy would give 0 with a warning);
-    on a GPU, as TF's kernel, the result is left to the device (no sync to check)."""
+def _integer_divisor_checked(fn, truncating=False):
+    """Integer division by zero is an error on the CPU, as in TF (NumPy would give 0 with a warning):
+    InvalidArgumentError, or for the truncating ops TF's InternalError; on a GPU, as TF's kernel, the
+    result is left to the device (no sync to check)."""
     def kernel(xp, a, b):
         if xp is np and b.dtype.kind in "iu" and not np.all(b):
+            if truncating:
+                raise InternalError(None, None, "Unexpected error in binary operator (only integer div and mod "
+                                                "should have errors)\nplaceflow: an integer divisor is 0.")
             raise InvalidArgumentError(None, None, "Integer division by zero")
         return fn(xp, a, b)
     return kernel
@@ -94,8 +115,15 @@ for _name, _fn, _dtypes in (("Equal", "equal", ALL), ("NotEqual", "not_equal", A
                             ("LessEqual", "less_equal", REAL_NUMBERS), ("Greater", "greater", REAL_NUMBERS),
                             ("GreaterEqual", "greater_equal", REAL_NUMBERS)):
     _binary(_name, (lambda f: lambda xp, a, b: getattr(xp, f)(a, b))(_fn), _dtypes, dtype=bool_output)
+_binary("TruncateDiv", _integer_divisor_checked(lambda xp, a, b: _truncate_div(xp, a, b), True), REAL_NUMBERS)
+_binary("TruncateMod", _integer_divisor_checked(lambda xp, a, b: xp.fmod(a, b), True), FLOATS | {d.int32, d.int64})
 _binary("LogicalAnd", lambda xp, a, b: xp.logical_and(a, b), {d.bool}, dtype=bool_output)
 _binary("LogicalOr", lambda xp, a, b: xp.logical_or(a, b), {d.bool}, dtype=bool_output)
+_binary("BitwiseAnd", lambda xp, a, b: xp.bitwise_and(a, b), INTS)
+_binary("BitwiseOr", lambda xp, a, b: xp.bitwise_or(a, b), INTS)
+_binary("BitwiseXor", lambda xp, a, b: xp.bitwise_xor(a, b), INTS)
+_binary("LeftShift", _shift(lambda xp: xp.left_shift), INTS)
+_binary("RightShift", _shift(lambda xp: xp.right_shift), INTS)
 
 
 # -- unary elementwise -------------------------------------------------------------------------------------
@@ -118,7 +146,9 @@ define("Identity", ALL, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP)(lam
 define("StopGradient", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, cost=CHEAP)(lambda xp, a: a)
 _unary("Floor", lambda xp, a: xp.floor(a), FLOATS)          # TensorFlow: no gradient for Floor, Ceil, Round
 _unary("Ceil", lambda xp, a: xp.ceil(a), FLOATS)
-_unary("Round", lambda xp, a: xp.round(a), FLOATS | SIGNED_INTS)   # half to even, as TensorFlow
+_unary("Round", lambda xp, a: xp.round(a), FLOATS | SIGNED_INTS)
+_unary("Rint", lambda xp, a: xp.rint(a), FLOATS)
+_unary("Invert", lambda xp, a: xp.invert(a), INTS)   # half to even, as TensorFlow
 _unary("Log1p", lambda xp, a: xp.log1p(a), INEXACT, lambda e, g: [g / (1.0 + e.inputs[0])])
 _unary("Expm1", lambda xp, a: xp.expm1(a), INEXACT, lambda e, g: [g * (e.outputs[0] + 1.0)])
 _unary("IsNan", lambda xp, a: xp.isnan(a), FLOATS, dtype=bool_output)
@@ -409,3 +439,45 @@ def _select(xp, condition, a, b):
 def _where_indices(xp, condition):
     return xp.argwhere(condition).astype(xp.int64)
 
+
+@define("Bincount", {d.int32, d.int64, d.float32, d.float64}, shape=lambda shapes, attrs: (None,),
+        grad=NOT_DIFFERENTIABLE)
+def _bincount(xp, values, weights=None, minlength=0, maxlength=None, dtype=d.int32):
+    """How often each value 0, 1, ... occurs in `values` (weighted: the sum of its weights)."""
+    flat = values.reshape(-1)
+    if flat.size and int(flat.min()) < 0:
+        raise InvalidArgumentError(None, None, "Input arr must be non-negative!")
+    length = max(int(flat.max()) + 1 if flat.size else 0, int(minlength))
+    if maxlength is not None:
+        length = min(length, int(maxlength))
+        keep = flat < length
+        flat, weights = flat[keep], None if weights is None else weights.reshape(-1)[keep]
+    elif weights is not None:
+        weights = weights.reshape(-1)
+    counts = xp.bincount(flat, weights=weights, minlength=length)[:length]
+    return counts.astype(dtype.numpy_dtype)
+
+
+def _cumulative_logsumexp_grad(e, g):
+    """TensorFlow's rule: the positive and negative parts of g, each pushed back in log space."""
+    x, out = e.inputs[0], e.outputs[0]
+    attrs = dict(e.attrs, reverse=not e.attrs.get("reverse", False))
+    minus_inf = zeros_like(g) - float("inf")
+    zeros = zeros_like(g)
+
+    def pushed_back(part):
+        positive = compare("Greater", part, zeros)
+        logged = where(positive, emit("Log", (where(positive, part, ones_like(g)),)), minus_inf)
+        return emit("Exp", (emit("CumulativeLogsumexp", (logged - out,), g.dtype, attrs) + x,))
+    return [pushed_back(g) - pushed_back(negative(g))]
+
+
+@define("CumulativeLogsumexp", FLOATS, shape=rules.same, grad=_cumulative_logsumexp_grad)
+def _cumulative_logsumexp(xp, a, axis=0, exclusive=False, reverse=False):
+    """log(cumsum(exp(a))) along `axis`, exact at every position (a running logaddexp)."""
+    x = xp.flip(a, axis) if reverse else a
+    out = xp.logaddexp.accumulate(x.astype(xp.float64) if x.dtype.itemsize < 4 else x, axis=axis)
+    if exclusive:
+        first = xp.full_like(xp.take(out, [0], axis=axis), -xp.inf)
+        out = xp.concatenate([first, xp.take(out, range(out.shape[axis] - 1), axis=axis)], axis=axis)
+    return (xp.flip(out, axis) if reverse else out).astype(a.dtype, copy=False)
