@@ -3087,19 +3087,33 @@ def case_keras_predict_and_evaluate_uneven_batches_mirrored(tf, env):
 
 
 # -- arithmetic, dtype and broadcasting semantics, each eagerly and inside a function -----------------------
-def _typed_case(expression, traced):
+def _typed_case(expression, traced=False, session=False):
     """The dtype and value `expression(tf)` computes (floats rounded), or the error class it raises;
-    with `traced`, computed inside a tf.function."""
+    with `traced`, computed inside a tf.function; with `session`, built in a TF1 graph and run by a Session."""
     def case(tf, env):
-        result = tf.function(lambda: expression(tf))() if traced else expression(tf)
-        value = np.asarray(result.numpy())
+        if session:
+            graph = tf.compat.v1.Graph()
+            with graph.as_default():
+                result = expression(tf)
+                value = np.asarray(tf.compat.v1.Session(graph=graph).run(result))
+        else:
+            result = tf.function(lambda: expression(tf))() if traced else expression(tf)
+            value = np.asarray(result.numpy())
         return [result.dtype.name, _rounded(value) if value.dtype.kind == "f" else value.tolist()]
     return case
 
 
+def _in_every_mode(prefix, expressions):
+    """Cases `<prefix><name>`, `..._traced` and `..._session` for each expression."""
+    for name, expression in expressions.items():
+        globals()[f"{prefix}{name}"] = _typed_case(expression)
+        globals()[f"{prefix}{name}_traced"] = _typed_case(expression, traced=True)
+        globals()[f"{prefix}{name}_session"] = _typed_case(expression, session=True)
+
+
 _NEG = [-7, -3, 0, 3, 7]
 _NANS = [float("nan"), 1.0, -2.0]
-for _name, _expression in {
+_in_every_mode("case_semantics_", {
     "int_truediv_is_float64": lambda tf: tf.constant([7, -7]) / tf.constant([2, 2]),
     "int_divide_is_float64": lambda tf: tf.math.divide(tf.constant([1, 3]), tf.constant([4, 4])),
     "int64_truediv": lambda tf: tf.truediv(tf.constant([7], tf.int64), tf.constant([2], tf.int64)),
@@ -3224,9 +3238,7 @@ for _name, _expression in {
     "ones_like_with_dtype": lambda tf: tf.ones_like(tf.constant([1, 2]), dtype=tf.float32),
     "eye_rectangular": lambda tf: tf.eye(2, 3),
     "eye_batch": lambda tf: tf.shape(tf.eye(2, batch_shape=[3])),
-}.items():
-    globals()[f"case_semantics_{_name}"] = _typed_case(_expression, traced=False)
-    globals()[f"case_semantics_{_name}_traced"] = _typed_case(_expression, traced=True)
+})
 
 
 def _gradient_of(tf, fn, value):
@@ -3253,7 +3265,7 @@ for _name, _expression in {
 }.items():
     globals()[f"case_semantics_{_name}"] = (lambda e: lambda tf, env: e(tf))(_expression)
 
-for _name, _expression in {
+_in_every_mode("case_semantics_", {
     "cumulative_logsumexp_wide_range": lambda tf: tf.math.cumulative_logsumexp(tf.constant([-1000.0, 0.0, -50.0])),
     "cumulative_logsumexp_exclusive_reverse": lambda tf: tf.math.cumulative_logsumexp(
         tf.constant([[0.0, 0.0, 1.0], [2.0, -1.0, 0.5]]), axis=1, exclusive=True, reverse=True),
@@ -3282,6 +3294,75 @@ for _name, _expression in {
     "reverse_sequence_too_long": lambda tf: tf.reverse_sequence(tf.constant([[1, 2]]), [3], seq_axis=1),
     "polyval_int": lambda tf: tf.math.polyval([tf.constant(1), tf.constant(0), tf.constant(-2)], tf.constant([3, 4])),
     "eye_batch_values": lambda tf: tf.eye(2, 3, batch_shape=[2], dtype=tf.int32),
-}.items():
-    globals()[f"case_semantics_{_name}"] = _typed_case(_expression, traced=False)
-    globals()[f"case_semantics_{_name}_traced"] = _typed_case(_expression, traced=True)
+})
+
+
+_M = [[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]]
+_in_every_mode("case_semantics_", {
+    "slice_negative_step": lambda tf: tf.constant(_M)[::-1, ::-2],
+    "slice_out_of_range_bounds_clamp": lambda tf: tf.constant(_M)[1:10, -10:2],
+    "slice_empty_range": lambda tf: tf.constant(_M)[1:1],
+    "slice_ellipsis_and_newaxis": lambda tf: tf.shape(tf.constant(_M)[..., tf.newaxis, 0]),
+    "slice_negative_index_shrinks": lambda tf: tf.constant(_M)[-1, -1],
+    "slice_with_a_scalar_tensor_index": lambda tf: tf.constant(_M)[tf.constant(1)],
+    "gather_negative_index": lambda tf: tf.gather(tf.constant([1, 2, 3]), [-1]),
+    "reduce_mean_of_empty_is_nan": lambda tf: tf.reduce_mean(tf.zeros([0])),
+    "reduce_sum_over_an_empty_axis": lambda tf: tf.reduce_sum(tf.ones([2, 0]), axis=1),
+    "reduce_all_of_empty": lambda tf: tf.reduce_all(tf.zeros([0], tf.bool)),
+    "reduce_mean_float16": lambda tf: tf.reduce_mean(tf.constant([60000.0, 60000.0, 1.0], tf.float16)),
+    "reduce_sum_float16_large": lambda tf: tf.reduce_sum(tf.constant([40000.0, 40000.0], tf.float16)),
+    "reduce_variance_keepdims": lambda tf: tf.math.reduce_variance(tf.constant(_M), axis=1, keepdims=True),
+    "count_nonzero_keepdims_dtype": lambda tf: tf.math.count_nonzero(tf.constant(_M), axis=0, keepdims=True,
+                                                                     dtype=tf.int32),
+    "top_k_k_zero": lambda tf: tf.math.top_k(tf.constant([1.0, 3.0]), k=0).values,
+    "argsort_stable_ties": lambda tf: tf.argsort(tf.constant([2, 1, 2, 1, 2]), stable=True),
+    "argsort_descending_ties": lambda tf: tf.argsort(tf.constant([2, 1, 2, 1, 2]), direction="DESCENDING",
+                                                     stable=True),
+    "unique_with_counts": lambda tf: tf.unique_with_counts(tf.constant([4, 1, 4, 2, 1])).count,
+    "concat_a_single_tensor": lambda tf: tf.concat([tf.constant([1, 2])], 0),
+    "tile_int64_multiples": lambda tf: tf.tile(tf.constant([1, 2]), tf.constant([2], tf.int64)),
+    "reshape_scalar_to_matrix": lambda tf: tf.reshape(tf.constant(5.0), [1, 1]),
+    "expand_dims_at_rank": lambda tf: tf.shape(tf.expand_dims(tf.ones([2, 3]), 2)),
+    "squeeze_everything": lambda tf: tf.squeeze(tf.ones([1, 1, 1])),
+    "range_float_dtype": lambda tf: tf.range(5, dtype=tf.float32),
+    "range_negative_limit_only": lambda tf: tf.range(-3),
+    "range_float_start": lambda tf: tf.range(0.5, 2),
+    "shape_out_type_int64": lambda tf: tf.shape(tf.ones([2, 3]), out_type=tf.int64),
+    "size_of_empty": lambda tf: tf.size(tf.ones([2, 0])),
+    "rank_of_scalar": lambda tf: tf.rank(tf.constant(1.0)),
+    "zeros_bool": lambda tf: tf.zeros([2], tf.bool),
+    "fill_float_value": lambda tf: tf.fill(tf.constant([2, 1]), 1.5),
+    "one_hot_matrix_axis1": lambda tf: tf.one_hot([[0, 2], [1, 0]], 3, on_value=5, off_value=-1, axis=1),
+    "floor_of_negative_half": lambda tf: tf.floor(tf.constant([-0.5, 0.5, -1.5])),
+    "abs_of_complex": lambda tf: tf.abs(tf.constant([3 + 4j], tf.complex64)),
+    "complex_parts": lambda tf: tf.stack([tf.math.real(tf.complex(1.0, 2.0)), tf.math.imag(tf.complex(1.0, 2.0)),
+                                          tf.math.angle(tf.complex(0.0, 1.0))]),
+    "conj": lambda tf: tf.math.imag(tf.math.conj(tf.constant([1 + 2j], tf.complex64))),
+    "log_sigmoid": lambda tf: tf.math.log_sigmoid(tf.constant([-100.0, 0.0, 100.0])),
+    "softsign_and_silu": lambda tf: tf.stack([tf.nn.softsign(tf.constant([-3.0, 1.0])),
+                                              tf.nn.silu(tf.constant([-3.0, 1.0]))]),
+    "erf_and_erfc": lambda tf: tf.stack([tf.math.erf(tf.constant([0.5, -1.0])), tf.math.erfc(tf.constant([0.5, -1.0]))]),
+    "l2_loss": lambda tf: tf.nn.l2_loss(tf.constant(_M)),
+    "moments_keepdims": lambda tf: tf.stack(tf.nn.moments(tf.constant(_M), axes=[1], keepdims=True)),
+    "softmax_xent_unnormalised_labels": lambda tf: tf.nn.softmax_cross_entropy_with_logits(
+        labels=tf.constant([[2.0, 0.0, 1.0]]), logits=tf.constant([[1.0, 2.0, 3.0]])),
+    "sparse_softmax_xent_int64_labels": lambda tf: tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=tf.constant([2, 0], tf.int64), logits=tf.constant([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])),
+    "sigmoid_xent_large_logits": lambda tf: tf.nn.sigmoid_cross_entropy_with_logits(
+        labels=tf.constant([1.0, 0.0]), logits=tf.constant([-200.0, 200.0])),
+    "segment_max_min_mean_prod": lambda tf: tf.stack([f(tf.constant([1.0, 5.0, 2.0, 3.0]), tf.constant([0, 0, 1, 1]))
+                                                      for f in (tf.math.segment_max, tf.math.segment_min,
+                                                                tf.math.segment_mean, tf.math.segment_prod)]),
+    "unsorted_segment_min_prod": lambda tf: tf.stack([
+        tf.math.unsorted_segment_min(tf.constant([1.0, 5.0, 2.0]), tf.constant([1, 0, 1]), 3),
+        tf.math.unsorted_segment_prod(tf.constant([1.0, 5.0, 2.0]), tf.constant([1, 0, 1]), 3)]),
+    "clip_by_norm_axes": lambda tf: tf.clip_by_norm(tf.constant([[3.0, 4.0], [0.3, 0.4]]), 1.0, axes=[1]),
+    "cumsum_int_last_axis": lambda tf: tf.cumsum(tf.constant([[1, 2], [3, 4]]), axis=-1, reverse=True),
+    "transpose_conjugate": lambda tf: tf.math.imag(tf.transpose(tf.constant([[1 + 1j, 2 - 1j]], tf.complex64),
+                                                                conjugate=True)),
+    "maximum_of_int_and_python_float": lambda tf: tf.maximum(tf.constant([1, 5]), 2),
+    "where_with_scalar_branches": lambda tf: tf.where(tf.constant([True, False]), 1.0, 0.0),
+    "boolean_mask_with_a_list": lambda tf: tf.boolean_mask([1, 2, 3], [True, False, True]),
+    "cast_complex_to_float": lambda tf: tf.cast(tf.constant([1 + 2j], tf.complex64), tf.float32),
+    "math_sign_float16": lambda tf: tf.sign(tf.constant([-2.0, 0.0], tf.float16)),
+})

@@ -30,6 +30,11 @@ SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
 RELU_AT = signed(2, 3)
 LABELS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])  # rows sum to 1, as the fused kernel assumes
 
+def _complex_parts(tf, z):
+    """A real function of a complex tensor that weighs its two parts differently."""
+    return tf.math.real(z) * tf.constant(W32) + tf.math.imag(z) * tf.constant(W32 * -0.5 + 1.0)
+
+
 # op -> (function of float64 tensors, list of input arrays)
 CASES = {
     "AddV2": (lambda x, y: x + y, [signed(2, 3), signed(3)]),
@@ -139,6 +144,13 @@ CASES = {
                            [signed(3, 2)]),
     "UnsortedSegmentMax": (lambda x: tf.math.unsorted_segment_max(x, [1, 0, 1], 2) * tf.constant(W32[:2]),
                            [distinct(3, 2)]),
+    "UnsortedSegmentMin": (lambda x: tf.math.unsorted_segment_min(x, [1, 0, 1], 2) * tf.constant(W32[:2]),
+                           [distinct(3, 2)]),
+    "UnsortedSegmentProd": (None, []), "Angle": (None, []), "ComplexAbs": (None, []),  # not implemented: they raise
+    "Complex": (lambda x, y: _complex_parts(tf, tf.complex(x, y)), [signed(3, 2), signed(3, 2)]),
+    "Real": (lambda x, y: _complex_parts(tf, tf.complex(x, y)), [signed(3, 2), signed(3, 2)]),
+    "Imag": (lambda x, y: _complex_parts(tf, tf.complex(x, y)), [signed(3, 2), signed(3, 2)]),
+    "Conj": (lambda x, y: _complex_parts(tf, tf.math.conj(tf.complex(x, y))), [signed(3, 2), signed(3, 2)]),
     "MatrixInverse": (lambda x: tf.linalg.inv(x) * tf.constant(W33), [SPD + signed(3, 3) * 0.1]),
     "MatrixDeterminant": (lambda x: tf.linalg.det(x), [SPD + signed(3, 3) * 0.1]),
     "LogMatrixDeterminant": (lambda x: tf.linalg.slogdet(x)[1], [SPD + signed(3, 3) * 0.1]),

@@ -9,10 +9,31 @@ from ..framework import dtypes
 from ..eager.convert import as_tensor_or_none, convert_to_tensor, host_array, operands
 
 
+def get_static_value(tensor, partial=False):
+    """The value of `tensor` when it is known without running a graph (an eager tensor, or a constant of
+    the graph being built) as a NumPy array; None when only running the graph would tell."""
+    if partial:
+        raise NotImplementedError("get_static_value(partial=True) is not implemented in placeflow; call it "
+                                  "without `partial`.")
+    found = as_tensor_or_none(tensor)
+    if found is None:
+        return np.asarray(tensor)
+    if hasattr(found, "numpy"):
+        return found.numpy()
+    op = found.op
+    return np.asarray(op.attrs["value"]) if op.type == "Const" and not op.inputs else None
+
+
 def _ints(value) -> tuple:
     tensor = as_tensor_or_none(value)
     given = value
-    value = tensor.numpy().tolist() if tensor is not None else value
+    if tensor is not None:
+        known = get_static_value(tensor)
+        if known is None:
+            raise NotImplementedError(
+                f"{tensor!r} is computed by the graph being built, and placeflow needs this shape argument's "
+                "value while building; pass a Python list or a constant (a tensor known before the graph runs).")
+        value = known.tolist()
     items = [value] if np.ndim(value) == 0 else list(value)
     if any(isinstance(v, (float, np.floating)) and not float(v).is_integer() or isinstance(v, (str, bytes))
            for v in items):
@@ -108,10 +129,12 @@ def reshape(tensor, shape, name=None):
     return execute("Reshape", (x,), x.dtype, {"shape": _ints(shape)}, name=name)
 
 
-def transpose(a, perm=None, name="transpose"):
-    """`a` with its dimensions permuted (reversed when perm is None)."""
+def transpose(a, perm=None, conjugate=False, name="transpose"):
+    """`a` with its dimensions permuted (reversed when perm is None); complex values conjugated with
+    `conjugate`."""
     x = convert_to_tensor(a)
-    return execute("Transpose", (x,), x.dtype, {"perm": None if perm is None else _ints(perm)}, name=name)
+    out = execute("Transpose", (x,), x.dtype, {"perm": None if perm is None else _ints(perm)}, name=name)
+    return execute("Conj", (out,), out.dtype) if conjugate and out.dtype.is_complex else out
 
 
 def expand_dims(input, axis, name=None):  # noqa: A002

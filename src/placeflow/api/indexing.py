@@ -193,3 +193,11 @@ def unique(x, out_idx=dtypes.int32, name=None):
     out_idx = dtypes.as_dtype(out_idx)
     y, idx = execute("Unique", (tensor,), tensor.dtype, {"out_idx": out_idx}, name=name)
     return namedtuple("Unique", ["y", "idx"])(y, idx)
+
+
+def unique_with_counts(x, out_idx=dtypes.int32, name=None):
+    """(y, idx, count): unique's values and indices, and how often each value occurs (in out_idx's dtype)."""
+    from collections import namedtuple
+    from .math_ops import bincount
+    y, idx = unique(x, out_idx, name=name)
+    return namedtuple("UniqueWithCounts", ["y", "idx", "count"])(y, idx, bincount(idx, dtype=idx.dtype))

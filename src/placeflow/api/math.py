@@ -10,7 +10,9 @@ from .math_ops import (  # noqa: F401
     unsorted_segment_sum, acos, acosh, asin, asinh, atan, atan2, atanh, cos, cosh, sin, sinh, tan,
 )
 from .math_ops import (  # noqa: F401
-    bincount, cumulative_logsumexp, logical_xor, polyval, reduce_euclidean_norm, rint,
+    angle, bincount, complex, conj, cumulative_logsumexp, erf, erfc, imag, log_sigmoid, logical_xor, polyval, real,
+    reduce_euclidean_norm, rint, segment_max, segment_mean, segment_min, segment_prod, unsorted_segment_min,
+    unsorted_segment_prod,
 )
 from .division_ops import divide_no_nan, truediv, xdivy, xlogy  # noqa: F401
 from .nn import elu, l2_normalize, log_softmax, selu, softmax, softplus  # noqa: F401

@@ -132,8 +132,10 @@ def negative(x, name=None):
 
 
 def abs(x, name=None):  # noqa: A001
-    """|x| elementwise."""
-    return _unary("Abs", x, name)
+    """|x| elementwise; the magnitude (a real tensor) for complex x (ComplexAbs)."""
+    if x.__class__ is not EagerTensor:
+        x = convert_to_tensor(x)
+    return _unary("ComplexAbs" if x.dtype.is_complex else "Abs", x, name)
 
 
 def sign(x, name=None):
@@ -531,15 +533,6 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
     return total / counts
 
 
-def segment_sum(data, segment_ids, name=None):
-    """Sum of the rows of `data` per segment id; ids must be sorted (checked, as TF's CPU kernel does)."""
-    ids = convert_to_tensor(segment_ids)
-    host = ids.numpy()
-    if host.size and (np.any(np.diff(host) < 0) or host[0] < 0):
-        raise errors.InvalidArgumentError(None, None, "segment ids are not increasing")
-    return unsorted_segment_sum(data, ids, int(host[-1]) + 1 if host.size else 0)
-
-
 def linspace(start, stop, num, name=None, axis=0):
     """`num` evenly spaced values from start to stop inclusive (float32 for Python numbers, as TF)."""
     from ..eager.convert import constant
@@ -717,3 +710,106 @@ def _saturation_bounds(source, target) -> tuple:
     if source.is_floating and target.is_integer and int(high) > highs[0]:  # rounded up past the target's max
         high = np.nextafter(high, kind(0))
     return low, high
+
+
+# -- segments of sorted ids, complex numbers, special functions ----------------------------------------------
+
+def unsorted_segment_min(data, segment_ids, num_segments, name=None):
+    """Minimum of the rows of `data` sharing each segment id (highest value for empty segments)."""
+    data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
+    return execute("UnsortedSegmentMin", (data, ids), data.dtype, {"num_segments": int(num_segments)}, name=name)
+
+
+def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
+    """Product of the rows of `data` sharing each segment id (1 for empty segments)."""
+    data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
+    return execute("UnsortedSegmentProd", (data, ids), data.dtype, {"num_segments": int(num_segments)}, name=name)
+
+
+def _sorted_segments(segment_ids):
+    """(ids, how many segments) for the segment_* ops, whose ids must be sorted (checked, as TF's CPU kernel)."""
+    from .array_ops import get_static_value
+    ids = convert_to_tensor(segment_ids)
+    host = get_static_value(ids)
+    if host is None:
+        raise NotImplementedError("segment ids computed by the graph being built are not supported by placeflow's "
+                                  "segment_* ops; use unsorted_segment_* with an explicit num_segments.")
+    if host.size and (np.any(np.diff(host) < 0) or host[0] < 0):
+        raise errors.InvalidArgumentError(None, None, "segment ids are not increasing")
+    return ids, int(host[-1]) + 1 if host.size else 0
+
+
+def segment_sum(data, segment_ids, name=None):
+    """Sum of the rows of `data` per segment id (ids sorted)."""
+    return unsorted_segment_sum(data, *_sorted_segments(segment_ids), name=name)
+
+
+def segment_max(data, segment_ids, name=None):
+    """Maximum of the rows of `data` per segment id (ids sorted)."""
+    return unsorted_segment_max(data, *_sorted_segments(segment_ids), name=name)
+
+
+def segment_min(data, segment_ids, name=None):
+    """Minimum of the rows of `data` per segment id (ids sorted)."""
+    return unsorted_segment_min(data, *_sorted_segments(segment_ids), name=name)
+
+
+def segment_mean(data, segment_ids, name=None):
+    """Mean of the rows of `data` per segment id (ids sorted)."""
+    return unsorted_segment_mean(data, *_sorted_segments(segment_ids))
+
+
+def segment_prod(data, segment_ids, name=None):
+    """Product of the rows of `data` per segment id (ids sorted)."""
+    return unsorted_segment_prod(data, *_sorted_segments(segment_ids), name=name)
+
+
+def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's public name
+    """real + imag * 1j: complex64 from float32 parts, complex128 from float64 ones."""
+    inputs, dtype = operands("Complex", (real, imag))
+    return execute("Complex", inputs, dtype, name=name)
+
+
+def real(input, name=None):  # noqa: A002
+    """The real part (a real tensor is returned as it is)."""
+    x = convert_to_tensor(input)
+    return execute("Real", (x,), x.dtype, name=name) if x.dtype.is_complex else x
+
+
+def imag(input, name=None):  # noqa: A002
+    """The imaginary part (zeros for a real tensor)."""
+    x = convert_to_tensor(input)
+    if not x.dtype.is_complex:
+        from .array_ops import zeros_like
+        return zeros_like(x, name=name)
+    return execute("Imag", (x,), x.dtype, name=name)
+
+
+def conj(x, name=None):
+    """The complex conjugate (a real tensor is returned as it is)."""
+    x = convert_to_tensor(x)
+    return execute("Conj", (x,), x.dtype, name=name) if x.dtype.is_complex else x
+
+
+def angle(input, name=None):  # noqa: A002
+    """The argument of each complex number, in (-pi, pi] (0 or pi for real numbers)."""
+    x = convert_to_tensor(input)
+    if x.dtype.is_complex:
+        return execute("Angle", (x,), x.dtype, name=name)
+    return where(less(x, 0), cast(np.pi, x.dtype) + 0 * x, 0 * x, name=name)
+
+
+def erf(x, name=None):
+    """The error function (Erf)."""
+    return _unary("Erf", x, name)
+
+
+def erfc(x, name=None):
+    """1 - erf(x)."""
+    return subtract(1.0, erf(x), name=name)
+
+
+def log_sigmoid(x, name=None):
+    """log(sigmoid(x)), computed stably as -softplus(-x)."""
+    from .nn import softplus
+    return negative(softplus(negative(x)), name=name)

@@ -4,6 +4,7 @@ from ..eager.execute import execute
 from ..framework import dtypes, errors
 from ..eager.convert import convert_to_tensor
 from .array_ops import transpose
+from . import math_ops
 from .math_ops import sigmoid, tanh  # noqa: F401 - also public under nn
 
 
@@ -257,3 +258,24 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
         inverse = inverse * convert_to_tensor(scale, dtype=x.dtype)
     out = x * inverse - convert_to_tensor(mean, dtype=x.dtype) * inverse
     return out + convert_to_tensor(offset, dtype=x.dtype) if offset is not None else out
+
+
+def softsign(features, name=None):
+    """x / (1 + |x|)."""
+    x = convert_to_tensor(features)
+    return math_ops.divide(x, 1.0 + math_ops.abs(x), name=name)
+
+
+def silu(features, beta=1.0, name=None):
+    """x * sigmoid(beta * x) (also called swish)."""
+    x = convert_to_tensor(features)
+    return math_ops.multiply(x, math_ops.sigmoid(beta * x if beta != 1.0 else x), name=name)
+
+
+swish = silu
+
+
+def l2_loss(t, name=None):
+    """sum(t ** 2) / 2."""
+    x = convert_to_tensor(t)
+    return math_ops.multiply(math_ops.reduce_sum(math_ops.square(x)), 0.5, name=name)

@@ -9,7 +9,7 @@ from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, matmul, negative, transpose
 from . import shape_rules as rules
-from .registry import FLOATS, NOT_DIFFERENTIABLE, NUMBERS, define
+from .registry import FLOATS, NOT_DIFFERENTIABLE, NUMBERS, define, no_gradient_yet
 
 INEXACT = FLOATS - {d.bfloat16}   # TensorFlow's linear algebra ops admit no bfloat16
 
@@ -150,13 +150,6 @@ def _band_part(xp, a, lower=-1, upper=-1):
     return _band(xp, a, int(lower), int(upper))
 
 
-def _no_gradient(op):
-    def gradient(e, *grads):
-        raise LookupError(f"placeflow does not implement the gradient of {op} yet (TensorFlow has one); compute it "
-                          f"outside the tape or use placeflow.stop_gradient on its outputs.")
-    return gradient
-
-
 def _qr(xp, a, full_matrices=False):
     """(q, r) of each matrix."""
     q, r = xp.linalg.qr(a, mode="complete" if full_matrices else "reduced")
@@ -218,9 +211,9 @@ def _several(kernel, outputs: int):
     return rule
 
 
-define("Qr", INEXACT, shape=_several(_qr, 2), grad=_no_gradient("Qr"))(_qr)
-define("Svd", INEXACT, shape=_several(_svd, 3), grad=_no_gradient("Svd"))(_svd)
-define("SelfAdjointEigV2", INEXACT, shape=_several(_eigh, 2), grad=_no_gradient("SelfAdjointEigV2"))(_eigh)
+define("Qr", INEXACT, shape=_several(_qr, 2), grad=no_gradient_yet("Qr"))(_qr)
+define("Svd", INEXACT, shape=_several(_svd, 3), grad=no_gradient_yet("Svd"))(_svd)
+define("SelfAdjointEigV2", INEXACT, shape=_several(_eigh, 2), grad=no_gradient_yet("SelfAdjointEigV2"))(_eigh)
 define("Einsum", FLOATS, shape=rules.by_evaluation(_einsum), grad=_einsum_grad)(_einsum)
 
 

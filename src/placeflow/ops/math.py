@@ -294,6 +294,8 @@ def _cast(xp, a, dtype):
         raise UnimplementedError(None, None, (
             f"Cast {d.cpp_name(d.as_dtype(a.dtype))} to string is not supported\n"
             "placeflow: use tf.strings.as_string."))
+    if a.dtype.kind == "c" and dtype.numpy_dtype.kind != "c":  # the real part, as TF (without NumPy's warning)
+        a = xp.real(a)
     return a.astype(dtype.numpy_dtype)
 
 
@@ -360,6 +362,8 @@ def _reduction(op, name, dtypes, grad, foldable=False):
         reduce = host if host is not None and xp is np else getattr(xp, name)
         if not a.size and name in _EMPTY_IDENTITY:  # TF: the identity of max is the lowest value, of min the highest
             return _empty_extremum(xp, a, axis, keepdims, name)
+        if name == "mean" and a.dtype.kind == "f" and a.dtype.itemsize < 4:  # TF accumulates halves as halves
+            return xp.mean(a, axis=axis, keepdims=keepdims, dtype=a.dtype)
         result = reduce(a, axis=axis, keepdims=keepdims)
         return result.astype(a.dtype, copy=False) if op in ("Sum", "Mean") and a.dtype.kind != "b" else result
     define(op, dtypes, shape=rules.reduce, grad=grad, foldable=foldable)(kernel)

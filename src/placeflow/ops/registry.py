@@ -139,6 +139,14 @@ def bool_output(dtype, attrs):
     return d.bool
 
 
+def no_gradient_yet(op: str):
+    """The gradient of an op TensorFlow differentiates and placeflow does not yet: it raises LookupError."""
+    def gradient(e, *grads):
+        raise LookupError(f"placeflow does not implement the gradient of {op} yet (TensorFlow has one); compute it "
+                          f"outside the tape or use placeflow.stop_gradient on its outputs.")
+    return gradient
+
+
 def presize_from_attrs(args, attrs) -> tuple:
     """The output of an op whose `shape` and `dtype` attributes say what it makes (Fill, random ops)."""
     return attrs["shape"], attrs["dtype"].numpy_dtype

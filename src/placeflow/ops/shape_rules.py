@@ -312,6 +312,10 @@ def eye(shapes, attrs):
 def range_length(shapes, attrs):
     """The number of values of start, start + delta, ... below limit."""
     start, limit, delta = attrs["start"], attrs["limit"], attrs["delta"]
+    if delta == 0 or (delta > 0 and start > limit) or (delta < 0 and start < limit):
+        relation = "delta != 0" if delta == 0 else "start <= limit when delta > 0" if delta > 0 else \
+            "start >= limit when delta < 0"
+        raise Incompatible(f"Requires {relation}: {start}/{limit}")
     return (max(0, int(np.ceil((limit - start) / delta))),)
 
 

@@ -5,7 +5,7 @@ import numpy as np
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, where, zeros_like
-from .registry import ALL as ALL_TYPES, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define
+from .registry import ALL as ALL_TYPES, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define, no_gradient_yet
 
 
 def _top_k_shape(shapes, attrs):
@@ -84,7 +84,7 @@ def _unsorted_segment_sum(xp, data, segment_ids, num_segments=0):
     return out
 
 
-def _segment_max_grad(e, g):
+def _segment_max_grad(e, g):  # max and min alike: shared equally by the rows that equal the result
     data, ids = e.inputs
     chosen = emit("GatherV2", (e.outputs[0], ids), data.dtype, {"axis": 0})
     selected = emit("Equal", (data, chosen))
@@ -94,19 +94,28 @@ def _segment_max_grad(e, g):
     return [where(selected, share, zeros_like(data)), None]
 
 
-@define("UnsortedSegmentMax", REAL_NUMBERS, shape=_segment_shape, grad=_segment_max_grad)
-def _unsorted_segment_max(xp, data, segment_ids, num_segments=0):
-    """Maxima of the rows with the same id; an empty segment is the dtype's lowest finite value, as in TF."""
-    _check_ids(xp, segment_ids, num_segments)
-    lowest = np.finfo(data.dtype).min if data.dtype.kind == "f" else np.iinfo(data.dtype).min  # TF: finite lowest
-    out = xp.full((num_segments,) + data.shape[segment_ids.ndim:], lowest, data.dtype)
-    keep = segment_ids >= 0
-    if xp is np:
-        np.maximum.at(out, segment_ids[keep], data[keep])
-    else:
-        import cupyx
-        cupyx.scatter_max(out, segment_ids[keep], data[keep])
-    return out
+def _segment_reduction(kind: str):
+    """The kernel of UnsortedSegment<Max|Min|Prod>: an empty segment is the reduction's identity (for max
+    and min the dtype's finite lowest / highest value, as in TF)."""
+    def kernel(xp, data, segment_ids, num_segments=0):
+        _check_ids(xp, segment_ids, num_segments)
+        info = np.finfo(data.dtype) if data.dtype.kind == "f" else np.iinfo(data.dtype)
+        identity = {"max": info.min, "min": info.max, "prod": 1}[kind]
+        out = xp.full((num_segments,) + data.shape[segment_ids.ndim:], identity, data.dtype)
+        keep = segment_ids >= 0
+        if xp is np:
+            {"max": np.maximum, "min": np.minimum, "prod": np.multiply}[kind].at(out, segment_ids[keep], data[keep])
+        else:
+            import cupyx
+            getattr(cupyx, f"scatter_{kind}")(out, segment_ids[keep], data[keep])
+        return out
+    return kernel
+
+
+define("UnsortedSegmentMax", REAL_NUMBERS, shape=_segment_shape, grad=_segment_max_grad)(_segment_reduction("max"))
+define("UnsortedSegmentMin", REAL_NUMBERS, shape=_segment_shape, grad=_segment_max_grad)(_segment_reduction("min"))
+define("UnsortedSegmentProd", NUMBERS, gpu=(), shape=_segment_shape,
+       grad=no_gradient_yet("UnsortedSegmentProd"))(_segment_reduction("prod"))
 
 
 def _scatter_add(xp, out, index, values) -> None:
