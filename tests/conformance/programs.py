@@ -3366,3 +3366,37 @@ _in_every_mode("case_semantics_", {
     "cast_complex_to_float": lambda tf: tf.cast(tf.constant([1 + 2j], tf.complex64), tf.float32),
     "math_sign_float16": lambda tf: tf.sign(tf.constant([-2.0, 0.0], tf.float16)),
 })
+
+
+_in_every_mode("case_semantics_", {
+    "relu_of_int32": lambda tf: tf.nn.relu(tf.constant([-2, 3])),
+    "relu6_of_float64": lambda tf: tf.nn.relu6(tf.constant([-1.0, 7.0], tf.float64)),
+    "softmax_float64": lambda tf: tf.nn.softmax(tf.constant([1.0, 2.0], tf.float64)),
+    "softmax_float16": lambda tf: tf.nn.softmax(tf.constant([1.0, 2.0], tf.float16)),
+    "sigmoid_float16": lambda tf: tf.sigmoid(tf.constant([-20.0, 0.5], tf.float16)),
+    "tanh_int": lambda tf: tf.tanh(tf.constant([1, 2])),
+    "leaky_relu_int": lambda tf: tf.nn.leaky_relu(tf.constant([-2, 3])),
+    "elu_float64": lambda tf: tf.nn.elu(tf.constant([-1.0, 2.0], tf.float64)),
+    "log_softmax_axis0": lambda tf: tf.nn.log_softmax(tf.constant([[1.0, 2.0], [3.0, 0.0]]), axis=0),
+    "conv2d_float64": lambda tf: tf.nn.conv2d(tf.ones([1, 3, 3, 1], tf.float64), tf.ones([2, 2, 1, 1], tf.float64),
+                                              1, "VALID"),
+    "conv2d_int32": lambda tf: tf.nn.conv2d(tf.ones([1, 3, 3, 1], tf.int32), tf.ones([2, 2, 1, 1], tf.int32),
+                                            1, "VALID"),
+    "max_pool_float64": lambda tf: tf.nn.max_pool2d(tf.reshape(tf.range(16.0, dtype=tf.float64), [1, 4, 4, 1]),
+                                                    2, 2, "VALID"),
+    "avg_pool_same_edges": lambda tf: tf.nn.avg_pool2d(tf.reshape(tf.range(9.0), [1, 3, 3, 1]), 2, 2, "SAME"),
+    "bias_add_int": lambda tf: tf.nn.bias_add(tf.constant([[1, 2]]), tf.constant([10, 20])),
+    "matmul_float16": lambda tf: tf.matmul(tf.constant([[0.1, 0.2]], tf.float16),
+                                           tf.constant([[3.0], [4.0]], tf.float16)),
+    "batch_matmul_adjoint": lambda tf: tf.linalg.matmul(tf.ones([2, 3, 2]), tf.ones([2, 3, 2]), adjoint_a=True),
+    "matmul_a_is_sparse_hint": lambda tf: tf.matmul(tf.eye(2), tf.ones([2, 2]), a_is_sparse=True),
+    "dropout_rate_one": lambda tf: tf.nn.dropout(tf.ones([2]), rate=1.0),
+    "softmax_xent_float64": lambda tf: tf.nn.softmax_cross_entropy_with_logits(
+        tf.constant([[0.0, 1.0]], tf.float64), tf.constant([[1.0, 2.0]], tf.float64)),
+    "sparse_xent_float16": lambda tf: tf.nn.sparse_softmax_cross_entropy_with_logits(
+        tf.constant([1]), tf.constant([[1.0, 2.0]], tf.float16)),
+    "moments_of_ints": lambda tf: tf.nn.moments(tf.constant([1, 2, 4]), axes=[0])[0],
+    "normalize_moments_like_l2_normalize_int": lambda tf: tf.math.l2_normalize(tf.constant([3, 4])),
+    "one_hot_float16": lambda tf: tf.one_hot([1], 2, dtype=tf.float16),
+    "reduce_std_float64": lambda tf: tf.math.reduce_std(tf.constant([1.0, 2.0, 4.0], tf.float64)),
+})

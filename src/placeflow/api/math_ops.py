@@ -188,12 +188,21 @@ def identity(x, name=None):
     return _unary("Identity", x, name)
 
 
-def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
-    """Matrix product a @ b (MatMul), batched over leading dimensions."""
-    if not (transpose_a or transpose_b) and a.__class__ is EagerTensor and b.__class__ is EagerTensor \
-            and a._value.dtype == b._value.dtype:
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,
+           b_is_sparse=False, output_type=None, name=None):
+    """Matrix product a @ b (MatMul), batched over leading dimensions; adjoint_* transposes and conjugates.
+    a_is_sparse/b_is_sparse are TensorFlow's performance hints: the product is the same without them."""
+    if not (transpose_a or transpose_b or adjoint_a or adjoint_b) and a.__class__ is EagerTensor \
+            and b.__class__ is EagerTensor and a._value.dtype == b._value.dtype and output_type is None:
         return execute("MatMul", (a, b), a.dtype, name=name)
+    if (transpose_a and adjoint_a) or (transpose_b and adjoint_b):
+        raise ValueError("Only one of transpose_a and adjoint_a (transpose_b and adjoint_b) can be True.")
     (a, b), dtype = operands("MatMul", (a, b))
+    if output_type is not None and dtypes.as_dtype(output_type) != dtype:
+        raise NotImplementedError(f"matmul(output_type={output_type!r}) differing from the inputs' {dtype.name} is "
+                                  "not implemented in placeflow; cast the product instead.")
+    a, b = (conj(a) if adjoint_a else a), (conj(b) if adjoint_b else b)
+    transpose_a, transpose_b = transpose_a or adjoint_a, transpose_b or adjoint_b
     attrs = {"transpose_a": True} if transpose_a else None
     if transpose_b:
         attrs = dict(attrs or {}, transpose_b=True)

@@ -75,8 +75,11 @@ def relu6(features, name=None):
 
 
 def leaky_relu(features, alpha=0.2, name=None):
-    """features where positive, else alpha * features (LeakyRelu)."""
-    return _activation("LeakyRelu", features, name, {"alpha": float(alpha)})
+    """features where positive, else alpha * features (LeakyRelu); integers are cast to float32 first, as TF."""
+    x = convert_to_tensor(features)
+    if x.dtype.is_integer:
+        x = math_ops.cast(x, dtypes.float32)
+    return _activation("LeakyRelu", x, name, {"alpha": float(alpha)})
 
 
 def elu(features, name=None):

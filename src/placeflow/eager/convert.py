@@ -150,11 +150,14 @@ def operands(op: str, values) -> tuple:
 
 
 def _literal(op, index, count, value, dtype):
-    """A Python or NumPy literal as a host array of `dtype`; one that does not fit it (1.5 for int32) is
-    the same error as a tensor of its own dtype would be, as TensorFlow converts with a dtype hint."""
+    """A Python or NumPy literal as a host array of `dtype`. One that does not fit it (1.5 for int32) is a
+    TypeError, except for AddV2 (tf.add and +), which TensorFlow converts with a dtype hint: there it is
+    the same error as a tensor of the literal's own dtype (recorded from TF 2.21)."""
     try:
         return host_array(value, dtype)
     except TypeError:
+        if op != "AddV2":
+            raise
         try:
             natural = dtypes.as_dtype(host_array(value).dtype)
         except (TypeError, ValueError):

@@ -3,6 +3,7 @@ gradients: Conv2D, Conv2DBackpropInput (also conv2d_transpose), Conv2DBackpropFi
 
 import numpy as np
 
+from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, shape_of
 from .registry import FLOATS, HEAVY, NOT_DIFFERENTIABLE, define
@@ -84,7 +85,7 @@ def _group_slices(depth: int, w_shape):
     return [(slice(k * ci, (k + 1) * ci), slice(k * co, (k + 1) * co)) for k in range(groups)]
 
 
-@define("Conv2D", FLOATS, shape=_conv_shape, grad=_conv_grad, cost=HEAVY)
+@define("Conv2D", FLOATS | {d.int32}, shape=_conv_shape, grad=_conv_grad, cost=HEAVY)
 def _conv2d(xp, x, w, strides=(1, 1, 1, 1), padding="VALID"):
     _check(padding, strides)
     if x.ndim != 4:
@@ -119,7 +120,7 @@ def _backprop_input(xp, w, g, input_sizes, strides, padding):
     return out[:, top:top + h, left:left + wid]
 
 
-@define("Conv2DBackpropInput", FLOATS, shape=lambda shapes, attrs: tuple(attrs["input_sizes"]), cost=HEAVY,
+@define("Conv2DBackpropInput", FLOATS | {d.int32}, shape=lambda shapes, attrs: tuple(attrs["input_sizes"]), cost=HEAVY,
         grad=lambda e, g: [emit("Conv2DBackpropFilter", (g, e.inputs[1]), g.dtype, {
             "strides": e.attrs["strides"], "padding": e.attrs["padding"], "filter_sizes": shape_of(e.inputs[0])}),
             emit("Conv2D", (g, e.inputs[0]), g.dtype, {"strides": e.attrs["strides"],

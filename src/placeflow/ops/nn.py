@@ -5,11 +5,10 @@ import numpy as np_module
 from ..framework import errors
 from . import shape_rules as rules
 from .emit import emit, expand_dims, reduce_sum, zeros_like
-from .registry import FLOATS, REAL_NUMBERS, define
+from .registry import FLOATS, NUMBERS, REAL_NUMBERS, define
 
 
-@define("Relu", FLOATS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[0]))],
-        allowed=REAL_NUMBERS)  # TF's op admits integers, but neither device has such a kernel
+@define("Relu", REAL_NUMBERS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[0]))])
 def _relu(xp, a):
     return xp.maximum(a, 0).astype(a.dtype, copy=False)
 
@@ -36,7 +35,7 @@ def _relu6_grad(e, g):
     return [emit("SelectV2", (inside, g, zeros))]
 
 
-@define("Relu6", FLOATS, shape=rules.same, grad=_relu6_grad)
+@define("Relu6", REAL_NUMBERS, shape=rules.same, grad=_relu6_grad)
 def _relu6(xp, a):
     return xp.clip(a, 0, 6).astype(a.dtype, copy=False)
 
@@ -76,22 +75,29 @@ def _log_softmax_grad(e, g):
 
 @define("Softmax", FLOATS, shape=rules.same, grad=_softmax_grad)
 def _softmax(xp, a, axis=-1):
-    shifted = xp.exp(a - a.max(axis=axis, keepdims=True))
-    return shifted / shifted.sum(axis=axis, keepdims=True)
+    wide = _widened(xp, a)
+    shifted = xp.exp(wide - wide.max(axis=axis, keepdims=True))
+    return (shifted / shifted.sum(axis=axis, keepdims=True)).astype(a.dtype, copy=False)
+
+
+def _widened(xp, a):
+    """Half-precision input as float32: TensorFlow's softmax kernels compute in float32 and round once."""
+    return a.astype(xp.float32) if a.dtype.itemsize < 4 else a
 
 
 @define("LogSoftmax", FLOATS, shape=rules.same, grad=_log_softmax_grad)
 def _log_softmax(xp, a, axis=-1):
-    shifted = a - a.max(axis=axis, keepdims=True)
-    return shifted - xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))
+    wide = _widened(xp, a)
+    shifted = wide - wide.max(axis=axis, keepdims=True)
+    return (shifted - xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))).astype(a.dtype, copy=False)
 
 
-@define("ReluGrad", FLOATS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[1])), None])
+@define("ReluGrad", REAL_NUMBERS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[1])), None])
 def _relu_grad(xp, gradients, features):
     return gradients * (features > 0)
 
 
-@define("BiasAdd", FLOATS, shape=rules.bias_add, grad=lambda e, g: [g, emit("BiasAddGrad", (g,))])
+@define("BiasAdd", NUMBERS, shape=rules.bias_add, grad=lambda e, g: [g, emit("BiasAddGrad", (g,))])
 def _bias_add(xp, value, bias):
     if bias.ndim != 1 or value.ndim < 2 or bias.shape[0] != value.shape[-1]:
         raise errors.InvalidArgumentError(None, None, (
@@ -104,7 +110,7 @@ def _bias_add_grad_grad(e, g):
     return [zeros_like(e.inputs[0]) + g]
 
 
-@define("BiasAddGrad", FLOATS, shape=lambda shapes, attrs: None if shapes[0] is None else shapes[0][-1:],
+@define("BiasAddGrad", NUMBERS, shape=lambda shapes, attrs: None if shapes[0] is None else shapes[0][-1:],
         grad=_bias_add_grad_grad)
 def _bias_add_grad(xp, gradients):
     return gradients.reshape(-1, gradients.shape[-1]).sum(axis=0)
@@ -135,17 +141,17 @@ def _sparse_softmax_xent(xp, logits, labels):
     else:
         invalid = (labels < 0) | (labels >= classes)
         labels = xp.where(invalid, 0, labels)
-    shifted = logits - logits.max(axis=-1, keepdims=True)
+    wide = _widened(xp, logits)
+    shifted = wide - wide.max(axis=-1, keepdims=True)
     exp = xp.exp(shifted)
     total = exp.sum(axis=-1, keepdims=True)
     picked = xp.arange(labels.shape[0]) * classes + labels  # (row, label) in the flattened rows
-    loss = (xp.log(total[:, 0]) - shifted.reshape(-1)[picked]).astype(logits.dtype, copy=False)
+    loss = xp.log(total[:, 0]) - shifted.reshape(-1)[picked]
     exp /= total
     exp.reshape(-1)[picked] -= 1
     if invalid is not None:
-        loss = xp.where(invalid, xp.nan, loss).astype(logits.dtype, copy=False)
-        exp = xp.where(invalid[:, None], xp.nan, exp).astype(logits.dtype, copy=False)
-    return loss, exp
+        loss, exp = xp.where(invalid, xp.nan, loss), xp.where(invalid[:, None], xp.nan, exp)
+    return loss.astype(logits.dtype, copy=False), exp.astype(logits.dtype, copy=False)
 
 
 def _largest_unsigned(labels) -> int:
@@ -166,11 +172,12 @@ def _label_error(labels, classes) -> errors.InvalidArgumentError:
 @define("SoftmaxCrossEntropyWithLogits", FLOATS, shape=rules.softmax_xent, grad=_dense_xent_grad)
 def _softmax_xent(xp, logits, labels):
     """(per-example loss, d loss / d logits) for one-hot (or soft) labels."""
-    shifted = logits - logits.max(axis=-1, keepdims=True)
+    wide = _widened(xp, logits)
+    shifted = wide - wide.max(axis=-1, keepdims=True)
     log_total = xp.log(xp.exp(shifted).sum(axis=-1, keepdims=True))
     log_probs = shifted - log_total
     loss = -(labels * log_probs).sum(axis=-1)
-    return loss.astype(logits.dtype, copy=False), xp.exp(log_probs) - labels
+    return loss.astype(logits.dtype, copy=False), (xp.exp(log_probs) - labels).astype(logits.dtype, copy=False)
 
 
 def _erf_kernel(xp, a):
