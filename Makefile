@@ -35,6 +35,8 @@ record-tf:
 	test -x $(TF_VENV)/bin/python || $(PYTHON) -m venv $(TF_VENV)
 	$(TF_VENV)/bin/python -c "import tensorflow" 2>/dev/null || $(TF_VENV)/bin/pip install --quiet tensorflow-cpu==2.21.0
 	$(TF_VENV)/bin/python tests/conformance/record_tf.py
+	$(TF_VENV)/bin/python tests/runtime/record_tf_error_classes.py
+	$(TF_VENV)/bin/python tests/ops/record_tf_op_dtypes.py
 
 # Re-record tests/keras/fixtures (Keras 3's files and numbers) and check that Keras reads placeflow's files.
 record-keras:
