@@ -3400,3 +3400,18 @@ _in_every_mode("case_semantics_", {
     "one_hot_float16": lambda tf: tf.one_hot([1], 2, dtype=tf.float16),
     "reduce_std_float64": lambda tf: tf.math.reduce_std(tf.constant([1.0, 2.0, 4.0], tf.float64)),
 })
+
+
+_in_every_mode("case_semantics_", {
+    "gather_with_batch_dims": lambda tf: tf.gather(tf.constant([[1, 2, 3], [4, 5, 6]]), [[2, 0], [1, 1]],
+                                                   batch_dims=1),
+    "gather_with_batch_dims_of_a_3d_tensor": lambda tf: tf.gather(tf.reshape(tf.range(24.0), [2, 3, 4]),
+                                                                  [[0, 2], [1, 1]], batch_dims=1),
+    "gather_with_batch_dims_out_of_range": lambda tf: tf.gather(tf.constant([[1, 2]]), [[2]], batch_dims=1),
+})
+
+
+def case_semantics_gather_with_batch_dims_gradient(tf, env):
+    return _gradient_of(tf, lambda x: tf.gather(x, [[2, 0], [1, 1]], batch_dims=1) * tf.constant([[1.0, 2.0],
+                                                                                                  [3.0, 4.0]]),
+                        [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])

@@ -146,6 +146,8 @@ CASES = {
                            [distinct(3, 2)]),
     "UnsortedSegmentMin": (lambda x: tf.math.unsorted_segment_min(x, [1, 0, 1], 2) * tf.constant(W32[:2]),
                            [distinct(3, 2)]),
+    "_BatchGather": (lambda x: tf.gather(x, [[2, 0], [1, 1], [0, 0]], batch_dims=1) * tf.constant(W32),
+                     [signed(3, 3)]),
     "UnsortedSegmentProd": (None, []), "Angle": (None, []), "ComplexAbs": (None, []),  # not implemented: they raise
     "Complex": (lambda x, y: _complex_parts(tf, tf.complex(x, y)), [signed(3, 2), signed(3, 2)]),
     "Real": (lambda x, y: _complex_parts(tf, tf.complex(x, y)), [signed(3, 2), signed(3, 2)]),

@@ -28,19 +28,35 @@ def _indices(value, op: str):
 
 def _no_batch_dims(batch_dims) -> None:
     if batch_dims:
-        raise NotImplementedError(f"batch_dims={batch_dims} is not implemented in placeflow; gather per batch row "
-                                  f"or leave batch_dims=0.")
+        raise NotImplementedError(f"gather_nd(batch_dims={batch_dims}) is not implemented in placeflow; gather per "
+                                  f"batch row or leave batch_dims=0.")
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
-    """Slices of `params` at `indices` along `axis` (0 when None) (GatherV2)."""
-    _no_batch_dims(batch_dims)
+    """Slices of `params` at `indices` along `axis` (0 when None; batch_dims when batch_dims is given): with
+    batch_dims=b, batch entry i of indices picks from batch entry i of params (GatherV2 / _BatchGather)."""
     params, indices = convert_to_tensor(params), _indices(indices, "GatherV2")
+    if batch_dims:
+        return _batch_gather(params, indices, axis, int(batch_dims), name)
     axis = 0 if axis is None else int(axis)
     rank = len(params.shape)
     if not -rank <= axis < max(rank, 1):
         raise ValueError(f"axis {axis} is out of range for params of rank {rank}; expected [-{rank}, {rank}).")
     return execute("GatherV2", (params, indices), params.dtype, {"axis": axis % max(rank, 1)}, name=name)
+
+
+def _batch_gather(params, indices, axis, batch_dims, name):
+    rank = len(indices.shape) if indices.shape is not None else None
+    if batch_dims < 0 and rank is not None:
+        batch_dims += rank
+    axis = batch_dims if axis is None else int(axis)
+    if axis < 0 and params.shape is not None:
+        axis += len(params.shape)
+    if axis != batch_dims or batch_dims < 0 or (rank is not None and batch_dims > rank):
+        raise NotImplementedError(f"gather(axis={axis}, batch_dims={batch_dims}) is implemented in placeflow only "
+                                  "for axis == batch_dims (TensorFlow's default) with 0 <= batch_dims <= "
+                                  "rank(indices).")
+    return execute("_BatchGather", (params, indices), params.dtype, {"batch_dims": batch_dims}, name=name)
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):

@@ -283,3 +283,48 @@ def _size(xp, a, out_type=d.int32):
 def _rank(xp, a):
     return xp.asarray(a.ndim, dtype=np.int32)
 
+
+
+# -- gather with batch dimensions ----------------------------------------------------------------------------
+
+def _batch_gather_shape(shapes, attrs):
+    params, indices = shapes
+    if params is None or indices is None:
+        return None
+    return tuple(indices) + tuple(params[attrs["batch_dims"] + 1:])
+
+
+def _batched(xp, params, indices, batch_dims):
+    """params as [B, n, rest...] and indices as [B, K] (B: the batch dimensions, flattened)."""
+    if tuple(params.shape[:batch_dims]) != tuple(indices.shape[:batch_dims]):
+        raise InvalidArgumentError(None, None, (
+            f"params.shape[:{batch_dims}] {list(params.shape[:batch_dims])} must equal indices.shape[:{batch_dims}] "
+            f"{list(indices.shape[:batch_dims])} (the batch dimensions)"))
+    batch = int(np.prod(params.shape[:batch_dims], dtype=np.int64))
+    return (params.reshape((batch,) + params.shape[batch_dims:]), indices.reshape(batch, -1))
+
+
+def _batch_gather_grad(e, g):
+    params, indices = e.inputs
+    return [emit("_BatchGatherGrad", (g, indices, params), g.dtype, e.attrs), None]
+
+
+@define("_BatchGather", ANY, shape=_batch_gather_shape, grad=_batch_gather_grad)
+def _batch_gather(xp, params, indices, batch_dims=1):
+    """out[b..., k..., rest...] = params[b..., indices[b..., k...], rest...] (gather with batch_dims, along
+    the first dimension after the batch ones)."""
+    flat_params, flat_indices = _batched(xp, params, indices, batch_dims)
+    _check_range(xp, flat_indices, flat_params.shape[1], "indices")
+    rows = xp.arange(flat_params.shape[0])[:, None]
+    return flat_params[rows, flat_indices].reshape(indices.shape + params.shape[batch_dims + 1:])
+
+
+@define("_BatchGatherGrad", NUMBERS, shape=lambda shapes, attrs: shapes[2], grad=NOT_DIFFERENTIABLE,
+        shape_only_inputs=(2,))
+def _batch_gather_backward(xp, grad, indices, params, batch_dims=1):
+    """Each gathered slice of `grad` added back where it came from."""
+    flat_params, flat_indices = _batched(xp, params, indices, batch_dims)
+    out = xp.zeros(flat_params.shape, grad.dtype)
+    rows = xp.broadcast_to(xp.arange(out.shape[0])[:, None], flat_indices.shape)
+    _add_at(xp, out, (rows, flat_indices), grad.reshape(flat_indices.shape + out.shape[2:]))
+    return out.reshape(params.shape)
