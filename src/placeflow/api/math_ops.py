@@ -520,16 +520,19 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     return _along_last(x, axis, lambda t: top_k(t, int(t.shape[-1])).indices)
 
 
+def _unsorted_segments(op, data, segment_ids, num_segments, name):
+    data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
+    return execute(op, (data, ids), data.dtype, {"num_segments": int(num_segments)}, name=name)
+
+
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
     """Sum of the rows of `data` sharing each segment id in [0, num_segments)."""
-    data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
-    return execute("UnsortedSegmentSum", (data, ids), data.dtype, {"num_segments": int(num_segments)}, name=name)
+    return _unsorted_segments("UnsortedSegmentSum", data, segment_ids, num_segments, name)
 
 
 def unsorted_segment_max(data, segment_ids, num_segments, name=None):
     """Maximum of the rows of `data` sharing each segment id (lowest value for empty segments)."""
-    data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
-    return execute("UnsortedSegmentMax", (data, ids), data.dtype, {"num_segments": int(num_segments)}, name=name)
+    return _unsorted_segments("UnsortedSegmentMax", data, segment_ids, num_segments, name)
 
 
 def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
@@ -725,14 +728,12 @@ def _saturation_bounds(source, target) -> tuple:
 
 def unsorted_segment_min(data, segment_ids, num_segments, name=None):
     """Minimum of the rows of `data` sharing each segment id (highest value for empty segments)."""
-    data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
-    return execute("UnsortedSegmentMin", (data, ids), data.dtype, {"num_segments": int(num_segments)}, name=name)
+    return _unsorted_segments("UnsortedSegmentMin", data, segment_ids, num_segments, name)
 
 
 def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
     """Product of the rows of `data` sharing each segment id (1 for empty segments)."""
-    data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
-    return execute("UnsortedSegmentProd", (data, ids), data.dtype, {"num_segments": int(num_segments)}, name=name)
+    return _unsorted_segments("UnsortedSegmentProd", data, segment_ids, num_segments, name)
 
 
 def _sorted_segments(segment_ids):
