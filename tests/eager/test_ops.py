@@ -157,3 +157,21 @@ def test_raw_ops_name_the_ones_placeflow_has_when_one_is_missing():
         tf.raw_ops.NoSuchOp
     with pytest.raises(TypeError):  # keyword arguments only, as TensorFlow's raw ops
         tf.raw_ops.AddV2(1.0, 2.0)
+
+
+def test_python_numbers_meet_float_tensors_as_tensorflow_converts_them():
+    x = tf.constant([1.0, 2.0])
+    assert (x * 1.5).numpy().tolist() == [1.5, 3.0] and (2 * x).numpy().tolist() == [2.0, 4.0]
+    assert (1.0 - x).numpy().tolist() == [0.0, -1.0] and (x - 1).numpy().tolist() == [0.0, 1.0]
+    assert (0.1 + tf.zeros([1])).numpy()[0] == np.float32(0.1)               # float32(0.1), not float64's
+    half = tf.constant([1.0], tf.float16) * 0.1
+    assert half.dtype == tf.float16 and half.numpy()[0] == np.float16(0.1)
+    assert (tf.constant([1.0], tf.float64) * 0.1).numpy()[0] == 0.1
+    with pytest.raises(TypeError, match="Cannot convert 1.5 to EagerTensor of dtype int32"):
+        tf.constant([1, 2]) * 1.5
+    with pytest.raises(ValueError):   # TF 2.21: "Can't convert Python sequence with out-of-range integer"
+        x * 10 ** 400
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum((3.0 * v - 1.0) * v)
+    assert tape.gradient(y, v).numpy().tolist() == [5.0, 11.0]   # 6v - 1

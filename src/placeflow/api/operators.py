@@ -1,5 +1,7 @@
 """Python operators on tensors and variables (+ - * / @ ** comparisons, indexing), as TensorFlow installs them."""
 
+import numpy as np
+
 from ..eager.execute import execute
 from ..eager.tensor import EagerTensor
 from ..framework.dtypes import _BY_NUMPY
@@ -45,22 +47,31 @@ def _install_named(cls) -> None:
 
 
 def _install_fast_arithmetic(cls) -> None:
-    """`a + b`, `a - b`, `a * b` of two eager tensors of one dtype go straight to the dispatcher (the
-    commonest ops in eager loops); anything else takes the full path through math_ops."""
+    """`a + b`, `a - b`, `a * b` (and `2.0 * a`, `1.0 - a`, ...) of two eager tensors of one dtype, or of a
+    floating-point eager tensor and a Python float or int, go straight to the dispatcher (the commonest ops
+    in eager loops); anything else takes the full path through math_ops."""
     for name, op in (("add", "AddV2"), ("sub", "Sub"), ("mul", "Mul")):
-        setattr(cls, f"__{name}__", _fast_binary(op, _BINARY[name]))
+        setattr(cls, f"__{name}__", _fast_binary(op, _BINARY[name], reflected=False))
+        setattr(cls, f"__r{name}__", _fast_binary(op, lambda x, y, f=_BINARY[name]: f(y, x), reflected=True))
 
 
-def _fast_binary(op, slow):
+_FLOATING = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64))
+
+
+def _fast_binary(op, slow, reflected):
     dtype_of = _BY_NUMPY.get
 
     def method(self, other):
-        if other.__class__ is EagerTensor:
-            np_dtype = self._value.dtype
+        kind = other.__class__
+        np_dtype = self._value.dtype
+        if kind is EagerTensor:
             if np_dtype is other._value.dtype:
                 dtype = dtype_of(np_dtype)
                 if dtype is not None:
-                    return execute(op, (self, other), dtype)
+                    return execute(op, (other, self) if reflected else (self, other), dtype)
+        elif (kind is float or kind is int) and np_dtype in _FLOATING and -1e308 < other < 1e308:
+            value = np.array(other, dtype=np_dtype)  # converted as TF converts it (float32(0.1), ...)
+            return execute(op, (value, self) if reflected else (self, value), dtype_of(np_dtype))
         return slow(self, other)
     return method
 
