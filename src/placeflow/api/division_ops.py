@@ -7,6 +7,7 @@ from ..eager.convert import operands
 from ..eager.execute import execute
 from . import array_ops, math_ops
 
+
 def truediv(x, y, name=None):
     """x / y; integers are divided in floating point: float32 for 8- and 16-bit ones, else float64."""
     return math_ops.divide(x, y, name=name)

@@ -713,15 +713,16 @@ def _saturation_bounds(source, target) -> tuple:
     """(low, high) in `source`'s type that cast into `target` without overflow; (None, None) for bool."""
     if target.is_bool or not (target.is_integer or target.is_floating):
         return None, None
-    info = np.iinfo if target.is_integer else np.finfo
+    limits, own = _limits(target), _limits(source)
     kind = source.numpy_dtype.type
-    lows = [info(target.numpy_dtype).min]
-    highs = [info(target.numpy_dtype).max]
-    own = np.iinfo(source.numpy_dtype) if source.is_integer else np.finfo(source.numpy_dtype)
-    low, high = kind(max(lows[0], own.min)), kind(min(highs[0], own.max))
-    if source.is_floating and target.is_integer and int(high) > highs[0]:  # rounded up past the target's max
+    low, high = kind(max(limits.min, own.min)), kind(min(limits.max, own.max))
+    if source.is_floating and target.is_integer and int(high) > limits.max:  # rounded up past the target's max
         high = np.nextafter(high, kind(0))
     return low, high
+
+
+def _limits(dtype):
+    return np.iinfo(dtype.numpy_dtype) if dtype.is_integer else np.finfo(dtype.numpy_dtype)
 
 
 # -- segments of sorted ids, complex numbers, special functions ----------------------------------------------

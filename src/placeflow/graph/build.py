@@ -31,8 +31,7 @@ def build(graph, op, inputs, dtype, attrs, resource, name):
 
 def _shape_error(exc, op, name, dtype, tensors) -> str:
     """TensorFlow's text for inputs whose static shapes the op cannot take (raised while the graph is built)."""
-    shapes = ", ".join("<unknown>" if t.shape is None else
-                       "[" + ",".join("?" if d is None else str(d) for d in t.shape) + "]" for t in tensors)
+    shapes = ", ".join("<unknown>" if t.shape is None else shape_rules.shape_text(t.shape) for t in tensors)
     inputs = ", ".join(t.op.name for t in tensors)
     attr = f"[T={dtypes.enum_name(dtype)}]" if dtype is not None else ""
     return f"{exc} for '{{{{node {name or op}}}}} = {op}{attr}({inputs})' with input shapes: {shapes}."

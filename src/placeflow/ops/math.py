@@ -147,9 +147,9 @@ define("Identity", ALL, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP)(lam
 define("StopGradient", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, cost=CHEAP)(lambda xp, a: a)
 _unary("Floor", lambda xp, a: xp.floor(a), FLOATS)          # TensorFlow: no gradient for Floor, Ceil, Round
 _unary("Ceil", lambda xp, a: xp.ceil(a), FLOATS)
-_unary("Round", lambda xp, a: xp.round(a), FLOATS | SIGNED_INTS)
+_unary("Round", lambda xp, a: xp.round(a), FLOATS | SIGNED_INTS)   # half to even, as TensorFlow
 _unary("Rint", lambda xp, a: xp.rint(a), FLOATS)
-_unary("Invert", lambda xp, a: xp.invert(a), INTS)   # half to even, as TensorFlow
+_unary("Invert", lambda xp, a: xp.invert(a), INTS)
 _unary("Log1p", lambda xp, a: xp.log1p(a), INEXACT, lambda e, g: [g / (1.0 + e.inputs[0])])
 _unary("Expm1", lambda xp, a: xp.expm1(a), INEXACT, lambda e, g: [g * (e.outputs[0] + 1.0)])
 _unary("IsNan", lambda xp, a: xp.isnan(a), FLOATS, dtype=bool_output)
@@ -403,7 +403,9 @@ def _without_nans(xp, a, fill):
     if a.dtype.kind != "f":
         return a
     nans = xp.isnan(a)
-    return xp.where(nans, a.dtype.type(fill), a) if nans.any() else a
+    if xp is np and not nans.any():  # (on a GPU, asking would cost a device-to-host sync)
+        return a
+    return xp.where(nans, a.dtype.type(fill), a)
 
 
 @define("ArgMax", REAL_NUMBERS | {d.bool}, shape=rules.arg_reduce, grad=NOT_DIFFERENTIABLE)

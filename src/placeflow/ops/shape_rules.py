@@ -60,11 +60,12 @@ def same_shapes(shapes, attrs=None):
         for i, (a, b) in enumerate(zip(first, shape)):
             if a is not None and b is not None and a != b:
                 raise Incompatible(f"Dimension {i} in both shapes must be equal, but are {a} and {b}. Shapes are "
-                                   f"{_listed(first)} and {_listed(shape)}.")
+                                   f"{shape_text(first)} and {shape_text(shape)}.")
     return broadcast(shapes)
 
 
-def _listed(shape) -> str:
+def shape_text(shape) -> str:
+    """A shape as TensorFlow prints it in shape errors: [2,?,3]."""
     return "[" + ",".join("?" if dim is None else str(dim) for dim in shape) + "]"
 
 
@@ -136,7 +137,7 @@ def reshape(shapes, attrs):
             raise Incompatible(f"Dimension size must be evenly divisible by {rest} but is {total}")
         target[target.index(-1)] = total // rest if known and rest else None
     elif known and total != int(np.prod(target)):
-        raise Incompatible(f"Cannot reshape a tensor with {total} elements to shape {_listed(target)} "
+        raise Incompatible(f"Cannot reshape a tensor with {total} elements to shape {shape_text(target)} "
                            f"({int(np.prod(target))} elements)")
     return tuple(target)
 
@@ -245,7 +246,7 @@ def split(shapes, attrs):
     else:
         sizes = resolved_split_sizes(parts, size)
         if sum(sizes) != size or min(sizes, default=0) < 0:
-            raise Incompatible(f"can't split axis of size {size} into pieces of size {_listed(parts)}")
+            raise Incompatible(f"can't split axis of size {size} into pieces of size {shape_text(parts)}")
     return [tuple(part if i == axis % len(shape) else dim for i, dim in enumerate(shape)) for part in sizes]
 
 
