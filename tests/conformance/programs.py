@@ -3415,3 +3415,16 @@ def case_semantics_gather_with_batch_dims_gradient(tf, env):
     return _gradient_of(tf, lambda x: tf.gather(x, [[2, 0], [1, 1]], batch_dims=1) * tf.constant([[1.0, 2.0],
                                                                                                   [3.0, 4.0]]),
                         [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+
+
+_NORM_INPUT = [[[3.0, -1.0, 2.0], [4.0, 5.0, -6.0]], [[1.0, 0.5, 0.0], [-2.0, 1.0, 1.0]]]
+_in_every_mode("case_semantics_", {
+    "matrix_norm_spectral": lambda tf: tf.norm(tf.constant([[3.0, 0.0], [4.0, 5.0]]), ord=2, axis=[0, 1]),
+    "matrix_norm_1_batched": lambda tf: tf.norm(tf.constant(_NORM_INPUT), ord=1, axis=[-2, -1]),
+    "matrix_norm_inf_keepdims": lambda tf: tf.norm(tf.constant(_NORM_INPUT), ord=np.inf, axis=[1, 2],
+                                                   keepdims=True),
+    "matrix_norm_2_over_outer_axes": lambda tf: tf.norm(tf.constant(_NORM_INPUT), ord=2, axis=[0, 2]),
+    "matrix_norm_2_keepdims": lambda tf: tf.shape(tf.norm(tf.constant(_NORM_INPUT), ord=2, axis=[0, 2],
+                                                          keepdims=True)),
+    "matrix_norm_bad_ord": lambda tf: tf.norm(tf.constant(_NORM_INPUT), ord=3, axis=[1, 2]),
+})

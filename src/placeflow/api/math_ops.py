@@ -563,15 +563,15 @@ def linspace(start, stop, num, name=None, axis=0):
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002 - TensorFlow's names
-    """The vector (or Frobenius) norm of `tensor` over `axis`: 'euclidean'/'fro'/2, 1, or np.inf."""
+    """The vector norm of `tensor` over `axis` ('euclidean'/2, 1, np.inf or any p > 0), or over two axes the
+    matrix norm ('fro'/'euclidean', 1: largest column sum, np.inf: largest row sum, 2: largest singular value)."""
     x = convert_to_tensor(tensor)
     keep = bool(keepdims)
     matrix = isinstance(axis, (list, tuple)) and len(axis) == 2
     if ord in ("euclidean", "fro") or (ord == 2 and not matrix):
         return sqrt(reduce_sum(square(x), axis=axis, keepdims=keep))
     if matrix:
-        raise NotImplementedError(f"norm(ord={ord!r}) over two axes (a matrix norm other than 'fro') is not "
-                                  f"implemented in placeflow.")
+        return _matrix_norm(x, ord, [int(a) % len(x.shape) for a in axis], keep)
     if ord == 1:
         return reduce_sum(abs(x), axis=axis, keepdims=keep)
     if ord == np.inf:
@@ -579,6 +579,24 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     if isinstance(ord, (int, float)) and ord > 0:
         return pow(reduce_sum(pow(abs(x), float(ord)), axis=axis, keepdims=keep), 1.0 / float(ord))
     raise ValueError(f"'ord' must be a supported vector norm, got {ord!r}")
+
+
+def _matrix_norm(x, ord, axes, keep):  # noqa: A002
+    rows, cols = axes
+    if ord in (1, np.inf):
+        summed, largest = (rows, cols) if ord == 1 else (cols, rows)
+        value = reduce_max(reduce_sum(abs(x), axis=summed, keepdims=True), axis=largest, keepdims=True)
+        return value if keep else _squeeze_axes(value, sorted(axes), len(x.shape))
+    if ord != 2:
+        raise ValueError(f"'ord' must be a supported matrix norm ('fro', 'euclidean', 1, 2, np.inf), got {ord!r}")
+    from .array_ops import expand_dims, transpose
+    from .linalg import svd
+    others = [i for i in range(len(x.shape)) if i not in axes]
+    value = reduce_max(svd(transpose(x, others + [rows, cols]), compute_uv=False), axis=-1)
+    if keep:
+        for axis in sorted(axes):
+            value = expand_dims(value, axis)
+    return value
 
 
 def einsum(equation, *inputs, **kwargs):
