@@ -298,3 +298,44 @@ def test_grouped_convolution_gradients_match_central_differences():
         y = tf.reduce_sum(fn(*tensors))
     for got, expected in zip(tape.gradient(y, tensors), numerical_gradients(fn, [x, w])):
         np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def _gradients_eagerly(fn, arrays):
+    tensors = [tf.constant(a) for a in arrays]
+    with tf.GradientTape() as tape:
+        for t in tensors:
+            tape.watch(t)
+        y = tf.reduce_sum(fn(*tensors))
+    return [None if g is None else g.numpy() for g in tape.gradient(y, tensors)]
+
+
+def _gradients_in_a_function(fn, arrays):
+    @tf.function
+    def gradients(*tensors):
+        with tf.GradientTape() as tape:
+            for t in tensors:
+                tape.watch(t)
+            y = tf.reduce_sum(fn(*tensors))
+        return tape.gradient(y, list(tensors))
+    return [None if g is None else g.numpy() for g in gradients(*[tf.constant(a) for a in arrays])]
+
+
+def _gradients_in_a_session(fn, arrays):
+    graph = tf.compat.v1.Graph()
+    with graph.as_default():
+        holders = [tf.compat.v1.placeholder(tf.float64, shape=a.shape) for a in arrays]
+        grads = tf.gradients(tf.reduce_sum(fn(*holders)), holders)
+        values = iter(tf.compat.v1.Session(graph=graph).run([g for g in grads if g is not None],
+                                                             dict(zip(holders, arrays))))
+        return [None if g is None else next(values) for g in grads]
+
+
+@pytest.mark.parametrize("op", sorted(op for op, (fn, _) in CASES.items() if fn is not None))
+def test_gradients_agree_in_eager_function_and_session(op):
+    fn, arrays = CASES[op]
+    eager = _gradients_eagerly(fn, arrays)
+    for mode in (_gradients_in_a_function, _gradients_in_a_session):
+        for ours, other in zip(eager, mode(fn, arrays)):
+            assert (ours is None) == (other is None), (op, mode.__name__)
+            if ours is not None:
+                np.testing.assert_allclose(other, ours, rtol=1e-6, atol=1e-9, err_msg=f"{op} {mode.__name__}")
