@@ -3428,3 +3428,48 @@ _in_every_mode("case_semantics_", {
                                                           keepdims=True)),
     "matrix_norm_bad_ord": lambda tf: tf.norm(tf.constant(_NORM_INPUT), ord=3, axis=[1, 2]),
 })
+
+
+def _variable_case(body):
+    """A case running `body(tf, v)` on a fresh variable v = [1.0, 2.0, 3.0], eagerly and (as `_traced`) inside a
+    tf.function that creates nothing; the value is [result, variable afterwards], floats rounded."""
+    def run(tf, traced):
+        v = tf.Variable([1.0, 2.0, 3.0])
+        result = tf.function(lambda: body(tf, v))() if traced else body(tf, v)
+        plain = None if result is None else np.asarray(getattr(result, "numpy", lambda: result)())
+        shown = None if plain is None else (_rounded(plain) if plain.dtype.kind == "f" else plain.tolist())
+        return [shown, _rounded(v.numpy())]
+    return (lambda tf, env: run(tf, False)), (lambda tf, env: run(tf, True))
+
+
+for _name, _body in {
+    "assign_add_returns_the_new_value": lambda tf, v: v.assign_add([1.0, 1.0, 1.0]),
+    "assign_sub_twice_in_order": lambda tf, v: (v.assign_sub([1.0, 0.0, 0.0]), v.assign_sub([1.0, 0.0, 0.0]))[1],
+    "read_after_assign_sees_the_new_value": lambda tf, v: (v.assign(v * 2.0), v.read_value() + 1.0)[1],
+    "read_before_assign_keeps_the_old_value": lambda tf, v: (lambda old: (v.assign([0.0, 0.0, 0.0]), old)[1])(
+        v.read_value()),
+    "slice_assign": lambda tf, v: v[1].assign(9.0),
+    "slice_assign_range": lambda tf, v: v[1:].assign([7.0, 8.0]),
+    "scatter_nd_update": lambda tf, v: v.scatter_nd_update([[0], [2]], [5.0, 6.0]),
+    "assign_wrong_shape": lambda tf, v: v.assign([1.0, 2.0]),
+    "assign_wrong_dtype": lambda tf, v: v.assign(tf.constant([1, 2, 3])),
+    "assign_python_ints": lambda tf, v: v.assign([4, 5, 6]),
+    "variable_plus_python_number": lambda tf, v: v + 1,
+    "variable_times_tensor": lambda tf, v: v * tf.constant([2.0, 2.0, 2.0]),
+    "variable_in_reduce_sum": lambda tf, v: tf.reduce_sum(v),
+    "variable_slice_read": lambda tf, v: v[::2],
+    "assign_in_a_loop": lambda tf, v: [v.assign_add([1.0, 0.0, 0.0]) for _ in range(3)][-1],
+}.items():
+    globals()[f"case_variable_{_name}"], globals()[f"case_variable_{_name}_traced"] = _variable_case(_body)
+
+
+def case_variable_dtypes_inferred(tf, env):
+    return [tf.Variable(1).dtype.name, tf.Variable(1.5).dtype.name, tf.Variable([True]).dtype.name,
+            tf.Variable(np.float64(1.0)).dtype.name, tf.Variable(2**40).dtype.name]
+
+
+def case_variable_not_trainable_is_not_watched(tf, env):
+    v = tf.Variable(2.0, trainable=False)
+    with tf.GradientTape() as tape:
+        y = v * v
+    return [tape.gradient(y, v) is None, tape.watched_variables() == ()]

@@ -86,14 +86,9 @@ class Variable:
             return graph_mode.variable_hooks.update(graph, self, op, value, read_value, attrs)
         value = value._as_tensor() if isinstance(value, Variable) else value
         tensor = value if isinstance(value, EagerTensor) else convert_to_tensor(value, dtype=self.dtype)
-        if tensor.dtype != self.dtype:
-            raise errors.InvalidArgumentError(None, None, (
-                f"Cannot update variable with shape {self.shape} and dtype {self.dtype.name} using a value of "
-                f"dtype {tensor.dtype.name}. [Op:{op}]\nplaceflow: cast the value with placeflow.cast(value, {self.dtype!r})."))
-        if tuple(tensor.shape) != tuple(self.shape) and op not in PARTIAL_UPDATES:
-            raise errors.InvalidArgumentError(None, None, (
-                f"Cannot update variable with shape {self.shape} using a Tensor with shape {tensor.shape}, "
-                f"shapes must be equal. [Op:{op}]"))
+        error = update_error(self, tensor, op)
+        if error is not None:
+            raise error
         with update_lock(self):  # read, compute and store as one step: concurrent assign_adds all count
             result = execute(op, (EagerTensor(self._value, self._device), tensor), self.dtype, attrs,
                              resource=self._device, name=self._name)
@@ -148,6 +143,24 @@ class Variable:
 
     def __hash__(self):
         return id(self)
+
+
+def update_error(variable, tensor, op: str):
+    """The error TensorFlow raises for updating `variable` with `tensor` of another dtype or (known) shape, as
+    its class differs by case (recorded from TF 2.21); None when the update fits."""
+    if tensor.dtype != variable.dtype:
+        return ValueError(f"Tensor conversion requested dtype {variable.dtype.name} for Tensor with dtype "
+                          f"{tensor.dtype.name}: {tensor!r}\nplaceflow: cast the value with "
+                          f"placeflow.cast(value, placeflow.{variable.dtype.name}).")
+    shape = tensor.shape
+    if op in PARTIAL_UPDATES or shape is None or None in shape or tuple(shape) == tuple(variable.shape):
+        return None
+    if op == "AssignVariableOp":
+        return ValueError(f"Cannot assign value to variable ' {variable.name}': Shape mismatch.The variable shape "
+                          f"{tuple(variable.shape)}, and the assigned value shape {tuple(shape)} are incompatible.")
+    return errors.InvalidArgumentError(None, None, (
+        f"Cannot update variable with shape {list(variable.shape)} using a Tensor with shape {list(shape)}, "
+        f"shapes must be equal. [Op:{op}]"))
 
 
 _UPDATE_LOCKS = tuple(threading.Lock() for _ in range(64))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..framework import errors, graph_mode
+from ..framework import graph_mode
 from .graph import Tensor
 
 GLOBAL_VARIABLES = "variables"
@@ -169,14 +169,12 @@ class _EagerVariableHooks:
     def update(graph, var, op_type, value, read_value, attrs=None):
         """An Assign*VariableOp updating eager `var` when the graph runs (then a read, if asked)."""
         from ..eager.convert import convert_to_tensor
-        from ..eager.variables import PARTIAL_UPDATES, Variable
+        from ..eager.variables import Variable, update_error
         value = value._as_tensor() if isinstance(value, Variable) else value
         tensor = convert_to_tensor(value, dtype=var.dtype)
-        if tensor.shape is not None and None not in tensor.shape and tuple(tensor.shape) != tuple(var.shape) \
-                and op_type not in PARTIAL_UPDATES:
-            raise errors.InvalidArgumentError(None, None, (
-                f"Cannot update variable with shape {var.shape} using a Tensor with shape {tensor.shape}, "
-                f"shapes must be equal. [Op:{op_type}]"))
+        error = update_error(var, tensor, op_type)
+        if error is not None:
+            raise error
         op = graph.create_op(op_type, [tensor], dict(attrs or {}, _pinned_device=var.device), var.dtype, None, [],
                              resource=var)
         order_stateful(graph, var, op, write=True)
