@@ -3473,3 +3473,49 @@ def case_variable_not_trainable_is_not_watched(tf, env):
     with tf.GradientTape() as tape:
         y = v * v
     return [tape.gradient(y, v) is None, tape.watched_variables() == ()]
+
+
+def _listed(ds):
+    return [np.asarray(x).tolist() if not isinstance(x, (tuple, dict)) else
+            ({k: np.asarray(v).tolist() for k, v in x.items()} if isinstance(x, dict) else
+             [np.asarray(v).tolist() for v in x]) for x in ds.as_numpy_iterator()]
+
+
+for _name, _expression in {
+    "batch_drop_remainder": lambda tf: _listed(tf.data.Dataset.range(7).batch(3, drop_remainder=True)),
+    "batch_keeps_the_remainder": lambda tf: _listed(tf.data.Dataset.range(7).batch(3)),
+    "zip_stops_at_the_shortest": lambda tf: _listed(tf.data.Dataset.zip((tf.data.Dataset.range(3),
+                                                                         tf.data.Dataset.range(5)))),
+    "take_minus_one_is_everything": lambda tf: _listed(tf.data.Dataset.range(4).take(-1)),
+    "skip_minus_one_is_nothing": lambda tf: _listed(tf.data.Dataset.range(4).skip(-1)),
+    "repeat_zero_is_empty": lambda tf: _listed(tf.data.Dataset.range(4).repeat(0)),
+    "cardinalities": lambda tf: [int(tf.data.Dataset.range(5).repeat().cardinality()),
+                                 int(tf.data.Dataset.range(5).filter(lambda x: x > 2).cardinality()),
+                                 int(tf.data.Dataset.range(5).batch(2).cardinality()),
+                                 int(tf.data.Dataset.range(5).batch(2, drop_remainder=True).cardinality()),
+                                 int(tf.data.Dataset.range(5).skip(7).cardinality()),
+                                 int(tf.data.Dataset.range(5).take(3).repeat(2).cardinality())],
+    "from_tensor_slices_mismatched_lengths": lambda tf: _listed(tf.data.Dataset.from_tensor_slices(([1, 2],
+                                                                                                   [1, 2, 3]))),
+    "padded_batch_with_a_padding_value": lambda tf: _listed(tf.data.Dataset.range(1, 4).map(
+        lambda x: tf.fill([x], x)).padded_batch(2, padding_values=tf.constant(-1, tf.int64))),
+    "window_shift_stride_drop": lambda tf: [_listed(w) for w in tf.data.Dataset.range(7).window(
+        3, shift=2, stride=2, drop_remainder=True)],
+    "enumerate_start": lambda tf: _listed(tf.data.Dataset.from_tensor_slices([5, 6]).enumerate(start=10)),
+    "reduce_with_a_tuple_state": lambda tf: [np.asarray(v).tolist() for v in tf.data.Dataset.range(1, 5).reduce(
+        (tf.constant(0, tf.int64), tf.constant(1, tf.int64)), lambda s, x: (s[0] + x, s[1] * x))],
+    "range_with_dtype_and_negative_step": lambda tf: _listed(tf.data.Dataset.range(5, 0, -2, output_type=tf.int32)),
+    "range_empty": lambda tf: _listed(tf.data.Dataset.range(0)),
+    "concatenate_mismatched_types": lambda tf: _listed(tf.data.Dataset.range(2).concatenate(
+        tf.data.Dataset.from_tensor_slices([1.0]))),
+    "map_returning_a_dict": lambda tf: _listed(tf.data.Dataset.range(2).map(lambda x: {"x": x, "y": x * 2})),
+    "filter_on_a_dict": lambda tf: _listed(tf.data.Dataset.from_tensor_slices({"a": [1, 2, 3]}).filter(
+        lambda d: d["a"] % 2 == 1)),
+    "batched_element_spec": lambda tf: str(tf.data.Dataset.range(5).batch(2).element_spec),
+    "batched_element_spec_drop_remainder": lambda tf: str(tf.data.Dataset.range(5).batch(2, True).element_spec),
+    "unbatch_of_scalars": lambda tf: _listed(tf.data.Dataset.range(3).unbatch()),
+    "shard_more_than_elements": lambda tf: _listed(tf.data.Dataset.range(3).shard(5, 4)),
+    "take_while": lambda tf: _listed(tf.data.Dataset.range(6).take_while(lambda x: x < 3)),
+    "apply": lambda tf: _listed(tf.data.Dataset.range(3).apply(lambda ds: ds.map(lambda x: x + 1))),
+}.items():
+    globals()[f"case_data_{_name}"] = (lambda e: lambda tf, env: e(tf))(_expression)

@@ -52,10 +52,12 @@ class Dataset:
         return Dataset(lambda: iter([host]), 1, _map_structure(lambda x: _spec_of(x.shape, x.dtype), host))
 
     @staticmethod
-    def range(*args) -> "Dataset":
-        """0, 1, ... like Python's range, as int64 scalars."""
+    def range(*args, output_type=None, name=None) -> "Dataset":
+        """0, 1, ... like Python's range, as scalars of `output_type` (int64 by default)."""
+        from ..framework import dtypes
         values = range(*args)
-        return Dataset(lambda: (np.int64(v) for v in values), len(values), _spec_of((), np.int64))
+        kind = (dtypes.int64 if output_type is None else dtypes.as_dtype(output_type)).numpy_dtype.type
+        return Dataset(lambda: (kind(v) for v in values), len(values), _spec_of((), kind))
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None,
@@ -129,8 +131,12 @@ class Dataset:
         size = -1 if forever else (self._cardinality * count if self._cardinality >= 0 else self._cardinality)
         return Dataset(make, size, self._spec)
 
-    def take(self, count: int) -> "Dataset":
-        """The first `count` elements."""
+    def take(self, count, name=None) -> "Dataset":
+        """The first `count` elements (count -1: all of them)."""
+        count = int(count)
+        if count < 0:
+            return Dataset(self._make_iterator, self._cardinality, self._spec)
+
         def make():
             for index, element in enumerate(self._make_iterator()):
                 if index >= count:
@@ -268,6 +274,8 @@ class Dataset:
     def unbatch(self, name=None) -> "Dataset":
         """The rows of each element (split along the first dimension)."""
         spec = self.element_spec
+        if any(len(s.shape) == 0 for s in _leaves(spec)):
+            raise ValueError("Cannot unbatch an input with scalar components.")
         rows = _map_structure(lambda s: _spec_of(tuple(s.shape)[1:], s.dtype), spec)
         return Dataset(lambda: pipeline.unbatch(self._make_iterator(), _leaves, lambda p: _pack(spec, list(p))), -2,
                        rows)
