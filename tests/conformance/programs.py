@@ -3519,3 +3519,82 @@ for _name, _expression in {
     "apply": lambda tf: _listed(tf.data.Dataset.range(3).apply(lambda ds: ds.map(lambda x: x + 1))),
 }.items():
     globals()[f"case_data_{_name}"] = (lambda e: lambda tf, env: e(tf))(_expression)
+
+
+def case_function_closure_over_a_python_value_is_read_at_trace_time(tf, env):
+    box = {"a": 1}
+    f = tf.function(lambda: box["a"] * tf.constant(2))
+    first = int(f())
+    box["a"] = 5
+    return [first, int(f())]
+
+
+def case_function_closure_over_a_variable_reads_it_each_call(tf, env):
+    v = tf.Variable(1.0)
+    f = tf.function(lambda: v * 2.0)
+    first = float(f())
+    v.assign(5.0)
+    return [first, float(f())]
+
+
+def case_function_traces_once_per_python_value_and_once_per_tensor_shape(tf, env):
+    traces = []
+
+    @tf.function
+    def f(x, flag):
+        traces.append(1)
+        return x * 2 if flag else x
+    out = [f(tf.constant(1.0), True), f(tf.constant(2.0), True), f(tf.constant(2.0), False),
+           f(tf.constant([1.0, 2.0]), True), f(tf.constant([3.0, 4.0]), True)]
+    return [len(traces)] + [np.asarray(o).tolist() for o in out]
+
+
+def case_function_returns_python_values_and_structures(tf, env):
+    out = tf.function(lambda x: {"n": 3, "t": x + 1, "pair": (x, None)})(tf.constant(1))
+    return [int(out["n"]), hasattr(out["n"], "numpy"), int(out["t"]), int(out["pair"][0]), out["pair"][1] is None]
+
+
+def case_function_input_signature_refuses_another_shape(tf, env):
+    f = tf.function(lambda x: x * 2, input_signature=[tf.TensorSpec([2], tf.float32)])
+    return np.asarray(f(tf.constant([1.0, 2.0, 3.0]))).tolist()
+
+
+def case_function_input_signature_refuses_another_dtype(tf, env):
+    f = tf.function(lambda x: x * 2, input_signature=[tf.TensorSpec([None], tf.float32)])
+    return np.asarray(f(tf.constant([1, 2]))).tolist()
+
+
+def case_function_nested_calls_and_keyword_arguments(tf, env):
+    inner = tf.function(lambda x, scale=1.0: x * scale)
+    outer = tf.function(lambda x: inner(x, scale=3.0) + inner(x))
+    return [float(outer(tf.constant(2.0))), float(outer(x=tf.constant(1.0)))]
+
+
+def case_function_python_side_effects_run_only_while_tracing(tf, env):
+    seen = []
+
+    @tf.function
+    def f(x):
+        seen.append("traced")
+        tf.print("x")   # a graph op: runs every call
+        return x + 1
+    f(tf.constant(1))
+    f(tf.constant(2))
+    return seen
+
+
+def case_function_python_loop_over_a_tensor_shape_unrolls(tf, env):
+    @tf.function
+    def total(x):
+        s = tf.constant(0.0)
+        for i in range(x.shape[0]):
+            s += x[i] * float(i)
+        return s
+    return float(total(tf.constant([1.0, 2.0, 3.0])))
+
+
+def case_function_concrete_function_structured_outputs(tf, env):
+    f = tf.function(lambda x: (x, x * 2))
+    concrete = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    a, b = concrete(tf.constant([1.0, 2.0]))
+    return [np.asarray(a).tolist(), np.asarray(b).tolist()]

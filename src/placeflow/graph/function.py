@@ -17,6 +17,7 @@ import numpy as np
 
 from ..config import context as context_module
 from ..config.placement_log import logger as placement_logger
+from ..eager.convert import host_array
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..framework import graph_mode, nest
@@ -475,12 +476,17 @@ def _symbolic_arguments(graph, structure, names, shapes=None):
     return nest.pack_as(structure, replaced, True), tensors
 
 
+_NUMBERS = (bool, int, float, complex, np.generic, np.ndarray)
+
+
 def _graph_output(graph, leaf):
+    """A returned leaf as the function returns it: tensors and None as they are; a captured eager tensor or a
+    Python/NumPy number becomes a constant of the graph (TF returns numbers as tensors too)."""
     if isinstance(leaf, Tensor) or leaf is None:
         return leaf
-    if leaf.__class__ is EagerTensor:
+    if leaf.__class__ is EagerTensor or isinstance(leaf, _NUMBERS):
         from .build import as_graph_tensor
-        return as_graph_tensor(graph, leaf)
+        return as_graph_tensor(graph, leaf if leaf.__class__ is EagerTensor else host_array(leaf))
     if isinstance(leaf, Variable):
         return leaf._as_tensor()
     return leaf
