@@ -72,6 +72,9 @@ def test_import_never_imports_cupy_and_is_fast(tmp_path):
     assert 'cupy' not in sys.modules
     print(elapsed)
     """
-    out = run_python(code)
-    assert out.returncode == 0, out.stderr
-    assert float(out.stdout) < 0.5
+    times = []
+    for _ in range(3):   # the fastest of three fresh processes: the import's cost without the machine's noise
+        out = run_python(code)
+        assert out.returncode == 0, out.stderr
+        times.append(float(out.stdout))
+    assert min(times) < 0.5, times
