@@ -3598,3 +3598,29 @@ def case_function_concrete_function_structured_outputs(tf, env):
     concrete = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
     a, b = concrete(tf.constant([1.0, 2.0]))
     return [np.asarray(a).tolist(), np.asarray(b).tolist()]
+
+
+def case_keras_more_losses(tf, env):
+    y_true = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]], np.float32)
+    y_pred = np.array([[0.1, 0.7, 0.2], [0.3, 0.3, 0.4]], np.float32)
+    L = tf.keras.losses
+    losses = {"kld": L.KLDivergence(), "poisson": L.Poisson(), "log_cosh": L.LogCosh(),
+              "cosine": L.CosineSimilarity(axis=-1), "hinge_of_0_1_labels": L.Hinge(),
+              "squared_hinge": L.SquaredHinge(),
+              "categorical_hinge": L.CategoricalHinge(), "mape": L.MeanAbsolutePercentageError(),
+              "msle": L.MeanSquaredLogarithmicError()}
+    values = {k: round(float(loss(y_true, y_pred)), 5) for k, loss in losses.items()}
+    values["hinge_of_signs"] = round(float(L.Hinge()(y_true * 2 - 1, y_pred)), 5)
+    values["poisson_weighted_none"] = _rounded(L.Poisson(reduction="none")(y_true, y_pred, sample_weight=[1.0, 0.5]))
+    values["names"] = [L.KLDivergence().name, L.LogCosh().name, L.MeanAbsolutePercentageError().name]
+    return values
+
+
+def case_keras_fit_with_a_hinge_loss_by_name(tf, env):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(1)])
+    model.set_weights([np.array([[0.5], [-0.3]], np.float32), np.array([0.1], np.float32)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="squared_hinge")
+    x = np.array([[1.0, 2.0], [0.5, -1.0], [-1.5, 0.25], [2.0, 1.0]], np.float32)
+    y = np.array([[1.0], [0.0], [1.0], [0.0]], np.float32)
+    history = model.fit(x, y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+    return [_rounded(history.history["loss"]), _rounded(model.get_weights()[0])]

@@ -267,10 +267,117 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     return nn.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred if from_logits else logits)
 
 
+def kl_divergence(y_true, y_pred):
+    """Per-example sum of y_true * log(y_true / y_pred), both clipped to [EPSILON, 1]."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    y_true = math_ops.clip_by_value(y_true, EPSILON, 1.0)
+    y_pred = math_ops.clip_by_value(y_pred, EPSILON, 1.0)
+    return math_ops.reduce_sum(y_true * math_ops.log(y_true / y_pred), axis=-1)
+
+
+def poisson(y_true, y_pred):
+    """Per-example mean of y_pred - y_true * log(y_pred + EPSILON)."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    return math_ops.reduce_mean(y_pred - y_true * math_ops.log(y_pred + EPSILON), axis=-1)
+
+
+def log_cosh(y_true, y_pred):
+    """Per-example mean of log(cosh(y_pred - y_true)), computed as x + softplus(-2x) - log 2."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    error = y_pred - y_true
+    return math_ops.reduce_mean(error + nn.softplus(-2.0 * error) - 0.6931471805599453, axis=-1)
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """Per-example negative cosine similarity along `axis` (-1 for equal directions)."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    return -math_ops.reduce_sum(nn.l2_normalize(y_true, axis=axis) * nn.l2_normalize(y_pred, axis=axis), axis=axis)
+
+
+def _hinge_labels(y_true):
+    """Labels of 0 and 1 become -1 and 1, as Keras converts them; -1/1 labels stay."""
+    is_binary = math_ops.reduce_all(math_ops.logical_or(math_ops.equal(y_true, 0.0), math_ops.equal(y_true, 1.0)))
+    return math_ops.where(is_binary, 2.0 * y_true - 1.0, y_true)
+
+
+def hinge(y_true, y_pred):
+    """Per-example mean of max(1 - y_true * y_pred, 0)."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    return math_ops.reduce_mean(math_ops.maximum(1.0 - _hinge_labels(y_true) * y_pred, 0.0), axis=-1)
+
+
+def squared_hinge(y_true, y_pred):
+    """Per-example mean of max(1 - y_true * y_pred, 0) squared."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    return math_ops.reduce_mean(math_ops.square(math_ops.maximum(1.0 - _hinge_labels(y_true) * y_pred, 0.0)),
+                                axis=-1)
+
+
+def categorical_hinge(y_true, y_pred):
+    """Per-example max(max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1, 0)."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    positive = math_ops.reduce_sum(y_true * y_pred, axis=-1)
+    negative = math_ops.reduce_max((1.0 - y_true) * y_pred, axis=-1)
+    return math_ops.maximum(negative - positive + 1.0, 0.0)
+
+
+def mean_absolute_percentage_error(y_true, y_pred):
+    """Per-example 100 * mean(|(y_true - y_pred) / y_true|), |y_true| at least EPSILON."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    scale = math_ops.maximum(math_ops.abs(y_true), EPSILON)
+    return 100.0 * math_ops.reduce_mean(math_ops.abs((y_true - y_pred) / scale), axis=-1)
+
+
+def mean_squared_logarithmic_error(y_true, y_pred):
+    """Per-example mean of (log(y_pred + 1) - log(y_true + 1))**2, both at least EPSILON first."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    first = math_ops.log(math_ops.maximum(y_pred, EPSILON) + 1.0)
+    second = math_ops.log(math_ops.maximum(y_true, EPSILON) + 1.0)
+    return math_ops.reduce_mean(math_ops.square(first - second), axis=-1)
+
+
+def _function_loss(class_name, loss_name, fn):
+    """A Loss class applying the per-example function `fn` (no options besides name and reduction)."""
+    def call(self, y_true, y_pred):
+        return fn(y_true, y_pred)
+    return type(class_name, (Loss,), {"name": loss_name, "call": call, "__doc__": fn.__doc__,
+                                      "__module__": __name__})
+
+
+KLDivergence = _function_loss("KLDivergence", "kl_divergence", kl_divergence)
+Poisson = _function_loss("Poisson", "poisson", poisson)
+LogCosh = _function_loss("LogCosh", "log_cosh", log_cosh)
+Hinge = _function_loss("Hinge", "hinge", hinge)
+SquaredHinge = _function_loss("SquaredHinge", "squared_hinge", squared_hinge)
+CategoricalHinge = _function_loss("CategoricalHinge", "categorical_hinge", categorical_hinge)
+MeanAbsolutePercentageError = _function_loss("MeanAbsolutePercentageError", "mean_absolute_percentage_error",
+                                             mean_absolute_percentage_error)
+MeanSquaredLogarithmicError = _function_loss("MeanSquaredLogarithmicError", "mean_squared_logarithmic_error",
+                                             mean_squared_logarithmic_error)
+
+
+class CosineSimilarity(Loss):
+    """Negative cosine similarity along `axis` (-1 for equal directions)."""
+
+    name = "cosine_similarity"
+
+    def __init__(self, axis=-1, name=None, reduction="sum_over_batch_size", **kwargs):
+        _refuse_unknown(self, kwargs)
+        super().__init__(name, reduction)
+        self.axis = int(axis)
+
+    def call(self, y_true, y_pred):
+        return cosine_similarity(y_true, y_pred, self.axis)
+
+
 _BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError, "mae": MeanAbsoluteError,
             "mean_absolute_error": MeanAbsoluteError, "huber": Huber, "huber_loss": Huber,
             "binary_crossentropy": BinaryCrossentropy, "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
-            "categorical_crossentropy": CategoricalCrossentropy}
+            "categorical_crossentropy": CategoricalCrossentropy, "kl_divergence": KLDivergence, "kld": KLDivergence,
+            "poisson": Poisson, "log_cosh": LogCosh, "logcosh": LogCosh, "cosine_similarity": CosineSimilarity,
+            "hinge": Hinge, "squared_hinge": SquaredHinge, "categorical_hinge": CategoricalHinge,
+            "mean_absolute_percentage_error": MeanAbsolutePercentageError, "mape": MeanAbsolutePercentageError,
+            "mean_squared_logarithmic_error": MeanSquaredLogarithmicError, "msle": MeanSquaredLogarithmicError}
 
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
