@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from ..eager.convert import convert_to_tensor, operands
+from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
-
-
-def _binary(op, x, y, name):
-    inputs, dtype = operands(op, (x, y))
-    return execute(op, inputs, dtype, name=name)
+from .math_ops import _binary
 
 
 def bitwise_and(x, y, name=None):
