@@ -177,12 +177,12 @@ def test_inline_plan_is_generated_code_naming_its_nodes(make_context):
     assert plan.inline.source.splitlines() == [
         "def step(F, R=None):",
         "    v0 = F[0]  # x (Placeholder) on CPU:0",
-        "    v2 = N2(v0, C1)  # mul (Mul) on CPU:0",
-        "    v3 = N3(v2)  # y (Exp) on CPU:0",
+        "    v2 = N2(v0, C1); del v0  # mul (Mul) on CPU:0",
+        "    v3 = N3(v2); del v2  # y (Exp) on CPU:0",
         "    return [v3]",
     ]
     filename = plan.inline.__code__.co_filename
-    assert linecache.getline(filename, 4) == "    v3 = N3(v2)  # y (Exp) on CPU:0\n"
+    assert linecache.getline(filename, 4) == "    v3 = N3(v2); del v2  # y (Exp) on CPU:0\n"
 
 
 def test_a_failing_line_names_its_node_in_the_traceback(make_context):

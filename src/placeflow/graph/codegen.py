@@ -1,13 +1,18 @@
 """Generated plan code: a plan compiled once into straight-line Python, one line per node.
 
     def step(F, R=None):
-        v3 = N3(C0, F[0])  # a (Mul) on CPU:0
-        v4 = N4(v3)  # b (Relu) on CPU:0
+        v2 = F[0]  # x (_Arg) on GPU:0
+        v3 = N3(C0, v2); del v2  # a (Mul) on GPU:0
+        v4 = N4(v3); del v3  # b (Relu) on GPU:0
         return [v4]
 
 Every line calls the node's one callable (`node.call`, see partition) and stores its value in a
-local. The source is registered with `linecache`, so tracebacks and pdb show it, and each line's
-node is known: `failed_node` finds the node whose line raised.
+local; a value is deleted on the line of its last reader (liveness.py), so its buffer goes back to
+its device there, as TensorFlow's executor releases tensors. A node that may forward a dying input
+(`node.forward`) calls a forwarding callable instead (runtime/forwarding.py); that check counts
+references, so every line keeps the form `vI = NI(args); del ...`. The source is registered with
+`linecache`, so tracebacks and pdb show it, and each line's node is known: `failed_node` finds the
+node whose line raised.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import itertools
 import linecache
 import time
 import weakref
+
+from . import liveness
 
 _counter = itertools.count()
 _line_nodes: dict = {}  # generated file name -> {line number: node index}
@@ -28,12 +35,14 @@ def compile_inline(plan, traced: bool = False):
     lines = ["def step(F, R=None):"]
     line_nodes = {}
     names: dict = {}
+    dying = liveness.dying_after(plan, range(len(plan.nodes)))
     for node in plan.nodes:
-        expr = bind(node, env, names)
+        expr = bind(node, env, names, dying.get(node.index, ()))
         if expr is None:
             continue
         timed = traced and node.kind != "feed"
         lines.append(f"    t = P(); {expr}; R({node.index}, t, v{node.index})" if timed else f"    {expr}")
+        lines[-1] += release(dying.get(node.index, ()))
         line_nodes[len(lines)] = node.index
         describe(lines, node)
     fetched = ", ".join(ref(names, i, p) for i, p in plan.fetches)
@@ -72,8 +81,14 @@ def ref(names, index, port) -> str:
     return name if port is None else f"{name}[{port}]"
 
 
-def bind(node, env, names):
-    """Register `node`'s globals; return its statement (None when it needs none)."""
+def release(values) -> str:
+    """The statement ending a line that deletes the locals of `values` (their last reader ran)."""
+    return "; del " + ", ".join(f"v{i}" for i in values) if values else ""
+
+
+def bind(node, env, names, dying=()):
+    """Register `node`'s globals; return its statement (None when it needs none). `dying`: the values
+    this node reads last (a forwarding node may write into one of them)."""
     i = node.index
     kind = node.kind
     names[i] = f"v{i}"
@@ -89,9 +104,20 @@ def bind(node, env, names):
     if kind == "noop":
         names[i] = "None"
         return None
-    env[f"N{i}"] = node.call
+    env[f"N{i}"] = _forwarding_call(node, dying) or node.call
     args = ", ".join(ref(names, s, p) for s, p in node.inputs)
     return f"v{i} = N{i}({args})"
+
+
+def _forwarding_call(node, dying):
+    """The node's forwarding callable when an input it may write into dies at it, else None."""
+    if node.forward is None or node.kind != "kernel" or not dying:
+        return None
+    kernel, positions = node.forward
+    writable = tuple(p for p in positions if node.inputs[p][1] is None and node.inputs[p][0] in dying)
+    if not writable:
+        return None
+    return node.device.forwarding_node_call(node.type, kernel, node.attrs, writable)
 
 
 def clear_plan_frames(exc) -> None:

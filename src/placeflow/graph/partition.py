@@ -36,11 +36,12 @@ class Node:
     """One step of a plan: how to compute it, on which device, from which earlier nodes."""
 
     __slots__ = ("index", "name", "type", "device", "kind", "call", "attrs", "inputs", "controls",
-                 "consumers", "value", "op", "expensive", "feed_index", "ref", "resource", "input_names")
+                 "consumers", "value", "op", "expensive", "feed_index", "ref", "resource", "input_names", "forward")
 
     def __init__(self, index, name, op_type, device, kind, op=None):
         self.index, self.name, self.type, self.device, self.kind, self.op = index, name, op_type, device, kind, op
         self.call = self.value = self.ref = self.resource = None
+        self.forward = None         # (kernel, input positions) it may write into when they die here
         self.attrs: dict = {}
         self.inputs: list = []      # (source node index, output port or None)
         self.controls: list = []    # source node indices
@@ -185,6 +186,7 @@ class _Builder:
             kernel = _kernel(op, device)
             node.attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
             node.call = device.node_call(op.type, kernel.fn, node.attrs, kernel.presize)
+            node.forward = _forwardable(op, kernel)
         node.inputs = inputs
         node.expensive = _is_expensive(op)
         if node.kind == "kernel":
@@ -286,6 +288,19 @@ def _kernel(op, device):
         raise errors.InvalidArgumentError(None, op, f"No {device.device_type} kernel for {op.type} "
                                           f"({op.name}) with dtype {op.dtype}.")
     return kernel
+
+
+def _forwardable(op, kernel):
+    """(kernel, input positions) whose buffer the kernel's output may take over: its forwarding kernel's
+    inputs of the output's static shape (fully known) and dtype; None when there are none."""
+    if kernel.forward is None or len(op.outputs) != 1:
+        return None
+    out = op.outputs[0]
+    if out.shape is None or None in out.shape:
+        return None
+    positions = tuple(p for p in kernel.forward_inputs if p < len(op.inputs) and op.inputs[p].dtype == out.dtype
+                      and op.inputs[p].shape is not None and tuple(op.inputs[p].shape) == tuple(out.shape))
+    return (kernel, positions) if positions else None
 
 
 def _no_output(*controls):

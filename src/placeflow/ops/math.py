@@ -65,8 +65,18 @@ def _squared_difference_grad(e, g):
     return binary(e, dx, negative(dx))
 
 
-def _binary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable=False):
-    define(op, dtypes, shape=rules.broadcast, grad=grad, dtype=dtype, foldable=foldable)(fn)
+def _binary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable=False, ufunc=None):
+    """Declare a broadcasting binary op; `ufunc` names the array function that can write into a dying input."""
+    forward = None if ufunc is None else _ufunc_into(ufunc)
+    define(op, dtypes, shape=rules.broadcast, grad=grad, dtype=dtype, foldable=foldable, forward=forward,
+           forward_inputs=(0, 1))(fn)
+
+
+def _ufunc_into(name):
+    """A forwarding kernel: array function `name` of the inputs, written into `out`."""
+    def kernel(xp, out, *arrays):
+        return getattr(xp, name)(*arrays, out=out)
+    return kernel
 
 
 def _truncate_div(xp, a, b):
@@ -86,10 +96,11 @@ def _shift(numpy_shift):
     return kernel
 
 
-_binary("AddV2", lambda xp, a, b: xp.add(a, b), grad=_add_grad, foldable=True)
-_binary("Sub", lambda xp, a, b: xp.subtract(a, b), grad=_sub_grad, foldable=True)
-_binary("Mul", lambda xp, a, b: xp.multiply(a, b), grad=_mul_grad, foldable=True)
-_binary("RealDiv", lambda xp, a, b: xp.divide(a, b).astype(a.dtype, copy=False), INEXACT, _div_grad, foldable=True)
+_binary("AddV2", lambda xp, a, b: xp.add(a, b), grad=_add_grad, foldable=True, ufunc="add")
+_binary("Sub", lambda xp, a, b: xp.subtract(a, b), grad=_sub_grad, foldable=True, ufunc="subtract")
+_binary("Mul", lambda xp, a, b: xp.multiply(a, b), grad=_mul_grad, foldable=True, ufunc="multiply")
+_binary("RealDiv", lambda xp, a, b: xp.divide(a, b).astype(a.dtype, copy=False), INEXACT, _div_grad, foldable=True,
+        ufunc="divide")
 def _integer_divisor_checked(fn, truncating=False):
     """Integer division by zero is an error on the CPU, as in TF (NumPy would give 0 with a warning):
     InvalidArgumentError, or for the truncating ops TF's InternalError; on a GPU, as TF's kernel, the
@@ -107,8 +118,8 @@ def _integer_divisor_checked(fn, truncating=False):
 _binary("FloorDiv", _integer_divisor_checked(lambda xp, a, b: xp.floor_divide(a, b)), REAL_NUMBERS)
 _binary("FloorMod", _integer_divisor_checked(lambda xp, a, b: xp.mod(a, b)), REAL_NUMBERS)
 _binary("Pow", lambda xp, a, b: xp.power(a, b), FLOATS | COMPLEX | SIGNED_INTS, _pow_grad)
-_binary("Maximum", lambda xp, a, b: xp.maximum(a, b), REAL_NUMBERS, _maximum_grad, foldable=True)
-_binary("Minimum", lambda xp, a, b: xp.minimum(a, b), REAL_NUMBERS, _minimum_grad, foldable=True)
+_binary("Maximum", lambda xp, a, b: xp.maximum(a, b), REAL_NUMBERS, _maximum_grad, foldable=True, ufunc="maximum")
+_binary("Minimum", lambda xp, a, b: xp.minimum(a, b), REAL_NUMBERS, _minimum_grad, foldable=True, ufunc="minimum")
 _binary("SquaredDifference", lambda xp, a, b: xp.square(a - b), FLOATS | COMPLEX | {d.int32, d.int64},
         _squared_difference_grad)
 for _name, _fn, _dtypes in (("Equal", "equal", ALL), ("NotEqual", "not_equal", ALL), ("Less", "less", REAL_NUMBERS),
@@ -128,30 +139,33 @@ _binary("RightShift", _shift(lambda xp: xp.right_shift), INTS)
 
 # -- unary elementwise -------------------------------------------------------------------------------------
 
-def _unary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable=False):
-    define(op, dtypes, shape=rules.same, grad=grad, dtype=dtype, foldable=foldable)(fn)
+def _unary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable=False, ufunc=None):
+    """Declare an elementwise unary op; `ufunc` names the array function that can write into its dying input."""
+    forward = None if ufunc is None else _ufunc_into(ufunc)
+    define(op, dtypes, shape=rules.same, grad=grad, dtype=dtype, foldable=foldable, forward=forward)(fn)
 
 
 _unary("LogicalNot", lambda xp, a: xp.logical_not(a), {d.bool}, dtype=bool_output)
-_unary("Neg", lambda xp, a: xp.negative(a), FLOATS | COMPLEX | SIGNED_INTS, lambda e, g: [negative(g)], foldable=True)
+_unary("Neg", lambda xp, a: xp.negative(a), FLOATS | COMPLEX | SIGNED_INTS, lambda e, g: [negative(g)], foldable=True,
+       ufunc="negative")
 _unary("Abs", lambda xp, a: xp.abs(a), FLOATS | SIGNED_INTS, lambda e, g: [g * emit("Sign", (e.inputs[0],))])
 _unary("Sign", lambda xp, a: xp.sign(a), FLOATS | SIGNED_INTS)
-_unary("Square", lambda xp, a: xp.square(a), grad=lambda e, g: [g * 2.0 * e.inputs[0]], foldable=True)
-_unary("Exp", lambda xp, a: xp.exp(a), INEXACT, lambda e, g: [g * e.outputs[0]])
-_unary("Log", lambda xp, a: xp.log(a), INEXACT, lambda e, g: [g / e.inputs[0]])
-_unary("Sqrt", lambda xp, a: xp.sqrt(a), INEXACT, lambda e, g: [g * 0.5 / e.outputs[0]])
+_unary("Square", lambda xp, a: xp.square(a), grad=lambda e, g: [g * 2.0 * e.inputs[0]], foldable=True, ufunc="square")
+_unary("Exp", lambda xp, a: xp.exp(a), INEXACT, lambda e, g: [g * e.outputs[0]], ufunc="exp")
+_unary("Log", lambda xp, a: xp.log(a), INEXACT, lambda e, g: [g / e.inputs[0]], ufunc="log")
+_unary("Sqrt", lambda xp, a: xp.sqrt(a), INEXACT, lambda e, g: [g * 0.5 / e.outputs[0]], ufunc="sqrt")
 _unary("Rsqrt", lambda xp, a: 1 / xp.sqrt(a), FLOATS, lambda e, g: [g * -0.5 * e.outputs[0] * e.outputs[0] * e.outputs[0]])
 define("Reciprocal", INEXACT, shape=rules.same, grad=lambda e, g: [negative(g) * e.outputs[0] * e.outputs[0]],
        allowed=INEXACT | SIGNED_INTS)(lambda xp, a: 1 / a)  # TF admits signed integers; no kernel for them here
 define("Identity", ALL, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP)(lambda xp, a: a)
 define("StopGradient", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, cost=CHEAP)(lambda xp, a: a)
-_unary("Floor", lambda xp, a: xp.floor(a), FLOATS)          # TensorFlow: no gradient for Floor, Ceil, Round
-_unary("Ceil", lambda xp, a: xp.ceil(a), FLOATS)
+_unary("Floor", lambda xp, a: xp.floor(a), FLOATS, ufunc="floor")   # TensorFlow: no gradient for Floor, Ceil, Round
+_unary("Ceil", lambda xp, a: xp.ceil(a), FLOATS, ufunc="ceil")
 _unary("Round", lambda xp, a: xp.round(a), FLOATS | SIGNED_INTS)   # half to even, as TensorFlow
 _unary("Rint", lambda xp, a: xp.rint(a), FLOATS)
 _unary("Invert", lambda xp, a: xp.invert(a), INTS)
-_unary("Log1p", lambda xp, a: xp.log1p(a), INEXACT, lambda e, g: [g / (1.0 + e.inputs[0])])
-_unary("Expm1", lambda xp, a: xp.expm1(a), INEXACT, lambda e, g: [g * (e.outputs[0] + 1.0)])
+_unary("Log1p", lambda xp, a: xp.log1p(a), INEXACT, lambda e, g: [g / (1.0 + e.inputs[0])], ufunc="log1p")
+_unary("Expm1", lambda xp, a: xp.expm1(a), INEXACT, lambda e, g: [g * (e.outputs[0] + 1.0)], ufunc="expm1")
 _unary("IsNan", lambda xp, a: xp.isnan(a), FLOATS, dtype=bool_output)
 
 
@@ -160,9 +174,10 @@ def _one_over_root(x, sign):
     return emit("Rsqrt", (1.0 + sign * x * x,))
 
 
-_unary("Sin", lambda xp, a: xp.sin(a), INEXACT, lambda e, g: [g * emit("Cos", (e.inputs[0],))], foldable=True)
+_unary("Sin", lambda xp, a: xp.sin(a), INEXACT, lambda e, g: [g * emit("Cos", (e.inputs[0],))], foldable=True,
+       ufunc="sin")
 _unary("Cos", lambda xp, a: xp.cos(a), INEXACT, lambda e, g: [negative(g) * emit("Sin", (e.inputs[0],))],
-       foldable=True)
+       foldable=True, ufunc="cos")
 _unary("Tan", lambda xp, a: xp.tan(a), INEXACT, lambda e, g: [g * (1.0 + e.outputs[0] * e.outputs[0])])
 _unary("Asin", lambda xp, a: xp.arcsin(a), INEXACT, lambda e, g: [g * _one_over_root(e.inputs[0], -1.0)])
 _unary("Acos", lambda xp, a: xp.arccos(a), INEXACT, lambda e, g: [negative(g) * _one_over_root(e.inputs[0], -1.0)])
@@ -238,13 +253,26 @@ def _add_n_grad(e, g):
     return [reduce_to(g, shape_of(x)) for x in e.inputs]
 
 
-@define("AddN", NUMBERS, shape=rules.same_shapes, grad=_add_n_grad)
-def _add_n(xp, *arrays):
+def _add_n_into(xp, out, *arrays):
+    """AddN written into `out`, one of the first two inputs: the same additions in the same order."""
+    _check_add_n_shapes(arrays)
+    xp.add(arrays[0], arrays[1], out=out)
+    for array in arrays[2:]:
+        out += array
+    return out
+
+
+def _check_add_n_shapes(arrays):
     if any(a.shape != arrays[0].shape for a in arrays):
         raise InvalidArgumentError(None, None, (
             f"Inputs to operation AddN must have the same size and shape.  Input 0: {list(arrays[0].shape)} != "
             f"input {next(i for i, a in enumerate(arrays) if a.shape != arrays[0].shape)}: "
             f"{list(next(a for a in arrays if a.shape != arrays[0].shape).shape)}"))
+
+
+@define("AddN", NUMBERS, shape=rules.same_shapes, grad=_add_n_grad, forward=_add_n_into, forward_inputs=(0, 1))
+def _add_n(xp, *arrays):
+    _check_add_n_shapes(arrays)
     if len(arrays) == 1:
         return arrays[0].copy()
     total = xp.add(arrays[0], arrays[1])  # one pass for the first two, not a copy and an add

@@ -8,18 +8,32 @@ from .emit import emit, expand_dims, reduce_sum, zeros_like
 from .registry import FLOATS, NUMBERS, REAL_NUMBERS, define
 
 
-@define("Relu", REAL_NUMBERS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[0]))])
+def _relu_into(xp, out, a):
+    return xp.maximum(a, 0, out=out)
+
+
+@define("Relu", REAL_NUMBERS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[0]))],
+        forward=_relu_into)
 def _relu(xp, a):
     return xp.maximum(a, 0).astype(a.dtype, copy=False)
 
 
-@define("Sigmoid", FLOATS, shape=rules.same, grad=lambda e, g: [g * e.outputs[0] * (1.0 - e.outputs[0])])
+def _sigmoid_into(xp, out, a):
+    """1 / (1 + exp(-a)) in `out`: the same roundings as the kernel, step by step."""
+    xp.negative(a, out=out)
+    xp.exp(out, out=out)
+    out += 1
+    return xp.divide(1, out, out=out)
+
+
+@define("Sigmoid", FLOATS, shape=rules.same, grad=lambda e, g: [g * e.outputs[0] * (1.0 - e.outputs[0])],
+        forward=_sigmoid_into)
 def _sigmoid(xp, a):
     return (1 / (1 + xp.exp(-a))).astype(a.dtype, copy=False)
 
 
-define("Tanh", FLOATS, shape=rules.same, grad=lambda e, g: [g * (1.0 - e.outputs[0] * e.outputs[0])])(
-    lambda xp, a: xp.tanh(a))
+define("Tanh", FLOATS, shape=rules.same, grad=lambda e, g: [g * (1.0 - e.outputs[0] * e.outputs[0])],
+       forward=lambda xp, out, a: xp.tanh(a, out=out))(lambda xp, a: xp.tanh(a))
 
 
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
@@ -92,18 +106,29 @@ def _log_softmax(xp, a, axis=-1):
     return (shifted - xp.log(xp.exp(shifted).sum(axis=axis, keepdims=True))).astype(a.dtype, copy=False)
 
 
-@define("ReluGrad", REAL_NUMBERS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[1])), None])
+@define("ReluGrad", REAL_NUMBERS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[1])), None],
+        forward=lambda xp, out, gradients, features: xp.multiply(gradients, features > 0, out=out))
 def _relu_grad(xp, gradients, features):
     return gradients * (features > 0)
 
 
-@define("BiasAdd", NUMBERS, shape=rules.bias_add, grad=lambda e, g: [g, emit("BiasAddGrad", (g,))])
+def _bias_add_into(xp, out, value, bias):
+    _check_bias(value, bias)
+    return xp.add(value, bias, out=out)
+
+
+@define("BiasAdd", NUMBERS, shape=rules.bias_add, grad=lambda e, g: [g, emit("BiasAddGrad", (g,))],
+        forward=_bias_add_into)
 def _bias_add(xp, value, bias):
+    _check_bias(value, bias)
+    return value + bias
+
+
+def _check_bias(value, bias):
     if bias.ndim != 1 or value.ndim < 2 or bias.shape[0] != value.shape[-1]:
         raise errors.InvalidArgumentError(None, None, (
             f"Must provide as many biases as the last dimension of the input tensor: {list(bias.shape)} vs. "
             f"{list(value.shape)}" if bias.ndim == 1 else f"Biases must be 1D: {list(bias.shape)}"))
-    return value + bias
 
 
 def _bias_add_grad_grad(e, g):

@@ -34,13 +34,18 @@ class Kernel:
     """A kernel body `fn(xp, *arrays, **attrs)` and the dtypes it accepts on one device type.
 
     `presize(args, attrs) -> (shape, numpy dtype)`, when given, is the output known before the kernel
-    runs (Fill's shape and dtype), so a device can refuse it before anything is allocated."""
+    runs (Fill's shape and dtype), so a device can refuse it before anything is allocated.
+    `forward(xp, out, *arrays, **attrs)`, when given, computes the same output into `out`, an input
+    array of the output's shape and dtype that dies at this op (buffer forwarding, as TensorFlow's
+    `forward_input_or_allocate_output`); `forward_inputs` are the input positions it may write into."""
 
     op: str
     device_type: str
     dtypes: frozenset
     fn: object
     presize: object = None
+    forward: object = None
+    forward_inputs: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -67,13 +72,14 @@ _OPS: dict = {}     # op name -> OpDef
 
 
 def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=None, foldable=False,
-           shape_only_inputs=(), cost=BY_SIZE, presize=None, allowed=None):
+           shape_only_inputs=(), cost=BY_SIZE, presize=None, allowed=None, forward=None, forward_inputs=(0,)):
     """Decorator: declare `op` with the decorated kernel body (see OpDef for the rules).
 
     The kernel runs on CPU for `dtypes` and on GPU for `gpu` (default: `dtypes`; () for none);
     `dtype` is the output dtype rule (default: from a `dtype`/`output_type`/`out_type` attribute,
     else the input's). `allowed`: the dtypes the op admits at all (default: its kernels'); a dtype outside
-    is InvalidArgumentError, one inside with no kernel NotFoundError, as in TensorFlow."""
+    is InvalidArgumentError, one inside with no kernel NotFoundError, as in TensorFlow. `forward`: the
+    kernel writing into a dying input (see Kernel), allowed for the inputs at `forward_inputs`."""
     if op in _OPS:
         raise ValueError(f"Op {op!r} is already defined; each op is declared once.")
     if cost not in (CHEAP, HEAVY, BY_SIZE):
@@ -82,10 +88,11 @@ def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=No
     def decorate(fn):
         kernels = {}
         if cpu:
-            kernels["CPU"] = Kernel(op, "CPU", frozenset(dtypes), fn, presize)
+            kernels["CPU"] = Kernel(op, "CPU", frozenset(dtypes), fn, presize, forward, tuple(forward_inputs))
         gpu_dtypes = dtypes if gpu is None else gpu
         if gpu_dtypes:
-            kernels["GPU"] = Kernel(op, "GPU", frozenset(gpu_dtypes) - {d.string}, fn, presize)
+            kernels["GPU"] = Kernel(op, "GPU", frozenset(gpu_dtypes) - {d.string}, fn, presize, forward,
+                                    tuple(forward_inputs))
         admitted = frozenset(allowed) if allowed is not None else frozenset(dtypes) | frozenset(gpu_dtypes or ())
         _OPS[op] = OpDef(op, kernels, shape, dtype or dtype_from_attrs, grad, foldable, tuple(shape_only_inputs),
                          cost, admitted)
