@@ -111,13 +111,10 @@ def bind(node, env, names, dying=()):
 
 def _forwarding_call(node, dying):
     """The node's forwarding callable when an input it may write into dies at it, else None."""
-    if node.forward is None or node.kind != "kernel" or not dying:
-        return None
-    kernel, positions = node.forward
-    writable = tuple(p for p in positions if node.inputs[p][1] is None and node.inputs[p][0] in dying)
+    writable = liveness.forwarded_into(node, dying)
     if not writable:
         return None
-    return node.device.forwarding_node_call(node.type, kernel, node.attrs, writable)
+    return node.device.forwarding_node_call(node.type, node.forward[0], node.attrs, writable)
 
 
 def clear_plan_frames(exc) -> None:

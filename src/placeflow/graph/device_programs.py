@@ -4,10 +4,10 @@ When a plan's parallelism lies only across devices (no device has two independen
 nodes: data-parallel replicas, towers), each device runs its own nodes in one thread, as generated
 code like the inline plan:
 
-    def program(F, S, W, E, R):
-        n = 7; W(0); v7 = Y7(S[4])
-        n = 8; v8 = K8(X8, v7, C2)
-        n = 9; v9 = K9(X9, v8); S[9] = v9; E[1].release()
+    def program(F, S, W, E, R, D):
+        W(0); v7 = N7(S[4]); D(4)
+        v8 = N8(v7, C2); del v7
+        v9 = N9(v8); del v8; S[9] = v9; E[1].release(); del v9
 
 (When host-backed devices outnumber the host threads, several share one program and thread.)
 It waits only where it needs another thread's work (`W(slot)` before a `_Recv` or a cross-device
@@ -16,6 +16,10 @@ thread follows one order of the whole plan (schedule.py picks it for host device
 take turns with the interpreter lock), which keeps this deadlock-free: the earliest node not yet run
 has all its inputs, and its thread has nothing earlier left to do. The first error wakes
 every waiter and aborts the step's collectives, so a failing replica ends the step promptly.
+
+Values are freed at their last reader (liveness.py): a thread deletes its local after the last line
+reading it, and a value other threads read stays in `S` until each of them has read it for the last
+time (`D(i)` counts them down), unless it is fetched.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import threading
 import time
 
 from ..ops.collective import COLLECTIVE_OPS
-from . import codegen, schedule
+from . import codegen, liveness, schedule
 from .step_stats import NodeExecStats
 
 VALUE_KINDS = ("const", "feed")
@@ -46,9 +50,12 @@ class DevicePrograms:
         self.groups = thread_groups(plan, host_threads)
         owner = {d.name: k for k, group in enumerate(self.groups) for d in group}
         waits, self.slots = _signals(plan, owner)
-        fetched = {i for i, _ in plan.fetches}
+        fetched = {liveness.source_of(plan.nodes, i) for i, _ in plan.fetches}
         order = _run_order(plan, owner, len(self.groups))
-        self.functions = [_compile(plan, order, k, owner, waits, self.slots, fetched, traced)
+        remote = _remote_reads(plan, owner)
+        self.readers = {i: len(threads) for i, threads in remote.items() if i not in fetched}
+        stored = fetched | set(remote)
+        self.functions = [_compile(plan, order, k, owner, waits, self.slots, fetched, stored, traced)
                           for k in range(len(self.groups))]
         from .executor import collective_groups
         self.collectives = collective_groups(plan)
@@ -123,27 +130,49 @@ def _run_order(plan, owner, threads: int) -> list:
     return values + schedule.gil_aware_order(plan, owner)
 
 
-def _compile(plan, order, thread, owner, waits, slots, fetched, traced):
-    """The generated program of one thread: its devices' nodes in `order`, with waits, stores and signals."""
+def _remote_reads(plan, owner) -> dict:
+    """{value node index: the threads other than its own that read it as data}."""
+    nodes, reads = plan.nodes, {}
+    for node in nodes:
+        if node.kind in VALUE_KINDS or node.kind == "send":
+            continue
+        for source, _ in node.inputs:
+            value = liveness.source_of(nodes, source)
+            producer = nodes[value]
+            if producer.kind not in VALUE_KINDS and producer.kind != "noop" and \
+                    owner[producer.device.name] != owner[node.device.name]:
+                reads.setdefault(value, set()).add(owner[node.device.name])
+    return reads
+
+
+def _compile(plan, order, thread, owner, waits, slots, fetched, stored, traced):
+    """The generated program of one thread: its devices' nodes in `order`, with waits, stores, signals
+    and the releases of values at their last reader here."""
     env = {"P": time.perf_counter_ns}
     names: dict = {}
-    lines = ["def program(F, S, W, E, R):"]
+    lines = ["def program(F, S, W, E, R, D):"]
     line_nodes = {}
+    mine = [i for i in order if plan.nodes[i].kind not in VALUE_KINDS and owner[plan.nodes[i].device.name] == thread]
+    dying = liveness.dying_after(plan, mine, fetched, sends_read=traced)
     for node in (plan.nodes[i] for i in order):
         i = node.index
         if node.kind in VALUE_KINDS or owner[node.device.name] != thread:
             names[i] = _remote_name(node, env, names)
             continue
+        local, remote = _split_dying(plan, dying.get(i, ()), owner, thread)
         statements = [f"W({slot})" for slot in waits.get(i, ())]
-        expr = codegen.bind(node, env, names)
+        expr = codegen.bind(node, env, names, local)
         if expr is not None:
             statements += ["t = P()", expr, f"R({i}, t, v{i})"] if traced else [expr]
         elif traced and node.kind == "send":  # a send only hands its value over; step stats still list it
             statements.append(f"R({i}, P(), {names[i]})")
-        if i in slots or i in fetched:
+        if i in stored:
             statements.append(f"S[{i}] = {names[i]}")
         if i in slots:
             statements.append(f"E[{slots[i]}].release()")
+        statements += [f"D({r})" for r in remote if r not in fetched]
+        if local:
+            statements.append("del " + ", ".join(f"v{v}" for v in local))
         if not statements:
             continue
         lines.append("    " + "; ".join(statements))
@@ -153,6 +182,17 @@ def _compile(plan, order, thread, owner, waits, slots, fetched, traced):
     devices = "+".join(d.short_name for d in {n.device.name: n.device for n in plan.nodes
                                               if owner.get(n.device.name) == thread}.values())
     return codegen.compile_generated(lines, env, "program", f" on {devices}", line_nodes)
+
+
+def _split_dying(plan, values, owner, thread) -> tuple:
+    """The dying values a thread holds in locals, and those it reads from other threads (`S`)."""
+    local, remote = [], []
+    for value in values:
+        node = plan.nodes[value]
+        if node.kind == "feed":
+            continue
+        (local if owner[node.device.name] == thread else remote).append(value)
+    return local, remote
 
 
 def _remote_name(node, env, names) -> str:
@@ -182,6 +222,7 @@ class _ProgramStep:
             self.values[index] = feed_values[feed_index]
         self.feeds = feed_values
         self.signals = [_taken_lock() for _ in programs.slots]
+        self.readers = dict(programs.readers)   # value -> threads still to read it from S
         self.error = None
         self._lock = threading.Lock()
         self._left = len(programs.functions)
@@ -195,11 +236,18 @@ class _ProgramStep:
         if self.error is not None:
             raise _Cancelled
 
+    def done_reading(self, index) -> None:
+        """A thread read value `index` from `S` for the last time; the last such thread drops it."""
+        with self._lock:
+            left = self.readers[index] = self.readers[index] - 1
+        if not left:
+            self.values[index] = None
+
     def run_program(self, k) -> None:
         """Run thread `k`'s program; on failure, record the error and wake everyone."""
         try:
             record = self._recorder() if self.collector is not None else None
-            self.programs.functions[k](self.feeds, self.values, self.wait, self.signals, record)
+            self.programs.functions[k](self.feeds, self.values, self.wait, self.signals, record, self.done_reading)
         except _Cancelled:
             pass
         except BaseException as exc:  # noqa: BLE001 - the first error (an interrupt too) cancels the step

@@ -6,6 +6,7 @@
   device, each in its own thread, waiting only for other devices' values (device_programs).
 - Parallel: every node counts its pending inputs; ready nodes go to their device's lane; a worker
   that finishes a node runs one newly ready node of the same device itself and queues the rest.
+  Every value counts its readers down and is dropped after the last (liveness.py).
 - Traced runs (step stats) run the same code with a timing call after each node's line.
 The first error cancels the step: nodes not yet started are skipped, and the error is raised with
 the failing node's name.
@@ -19,7 +20,7 @@ import time
 from ..framework import errors
 from ..runtime import kernel_errors
 from ..ops.collective import COLLECTIVE_OPS
-from . import codegen, device_programs, interrupts
+from . import codegen, device_programs, interrupts, liveness
 from . import lanes as lanes_module
 from .step_stats import NodeExecStats, StepStatsCollector
 
@@ -133,6 +134,9 @@ class _Step:
         self.done = threading.Event()
         self.error = None
         self.pending = list(plan.pending)
+        if plan.readers is None:
+            plan.readers = liveness.reader_counts(plan)
+        self.readers = list(plan.readers)  # per value: readers still to run (a value is dropped at zero)
         self.remaining = sum(n.kind not in ("const", "feed") for n in plan.nodes)
 
     def run(self) -> list:
@@ -159,6 +163,7 @@ class _Step:
                 self._compute(node)
             ready = []
             with self.lock:
+                self._release_inputs(node)
                 self.remaining -= 1
                 finished = self.remaining == 0
                 for consumer in node.consumers:
@@ -173,6 +178,18 @@ class _Step:
                     self._dispatch(consumer)
             if finished:
                 self.done.set()
+
+    def _release_inputs(self, node) -> None:
+        """Drop the values whose last reader `node` was, and its own if nothing reads it (under the lock)."""
+        if node.kind in liveness.NO_VALUE_KINDS:
+            return
+        readers, values = self.readers, self.values
+        if not readers[node.index]:
+            values[node.index] = None
+        for source in {s for s, _ in node.inputs}:
+            readers[source] -= 1
+            if not readers[source] and self.plan.nodes[source].kind != "const":
+                values[source] = None
 
     def _compute(self, node) -> None:
         start = time.perf_counter_ns()

@@ -23,7 +23,7 @@ from ..ops.registry import BY_SIZE, HEAVY, find_kernel, op_def
 from ..placement import report
 from ..runtime import registry
 from ..runtime.transfer import copy_array
-from . import constant_folding, remote_segments
+from . import constant_folding, liveness, remote_segments
 from .schedule import WRITE_KINDS
 from .state import write_variable
 
@@ -67,6 +67,7 @@ class Plan:
         self.writes_state = False   # writes variables: Ctrl-C waits for the step to finish (interrupts)
         self.width = 1              # how many expensive nodes can run at once
         self.pending: list = []     # per node: inputs still to come once constants and feeds are in
+        self.readers = None         # per node: nodes reading its value (+1 if fetched), for the dataflow runner
         self.roots: list = []       # nodes ready when a step starts
         self.inline = None          # generated single-thread step function (codegen)
         self.inline_traced = None   # the same with step statistics
@@ -330,21 +331,23 @@ def _report_rows(plan, reasons) -> list:
 
 
 def _host_transients(plan) -> list:
-    """Per host memory, the bytes its kernel nodes make in one step (from static shapes): a step counts
-    them as allocated and freed, so the host's peak includes a plan's intermediates."""
-    totals: dict = {}
-    for node in plan.nodes:
-        if node.kind != "kernel" or node.device.device_type != "CPU" or node.op is None:
+    """Per host memory, the most bytes its kernel nodes hold at once in one step (static shapes, values
+    freed at their last reader, forwarded outputs taking no new bytes: liveness.static_peaks): a step
+    counts them as allocated and freed, so the host's peak includes a plan's intermediates."""
+    return [(memory, nbytes) for memory, nbytes in liveness.static_peaks(plan, _host_output_bytes).items() if nbytes]
+
+
+def _host_output_bytes(node):
+    """(host memory, bytes of a CPU kernel node's outputs from static shapes), or None."""
+    if node.kind != "kernel" or node.device.device_type != "CPU" or node.op is None:
+        return None
+    nbytes = 0
+    for tensor in node.op.outputs:
+        shape, dtype = tensor.shape, tensor.dtype
+        if shape is None or None in shape or dtype is None or dtype.numpy_dtype.kind in "OUS":
             continue
-        nbytes = 0
-        for tensor in node.op.outputs:
-            shape, dtype = tensor.shape, tensor.dtype
-            if shape is None or None in shape or dtype is None or dtype.numpy_dtype.kind in "OUS":
-                continue
-            nbytes += int(np.prod(shape, dtype=np.int64)) * dtype.numpy_dtype.itemsize
-        memory = node.device.memory
-        totals[id(memory)] = (memory, totals.get(id(memory), (memory, 0))[1] + nbytes)
-    return [entry for entry in totals.values() if entry[1]]
+        nbytes += int(np.prod(shape, dtype=np.int64)) * dtype.numpy_dtype.itemsize
+    return node.device.memory, nbytes
 
 
 def _is_expensive(op) -> bool:
