@@ -105,11 +105,38 @@ def _segment_reduction(kind: str):
         keep = segment_ids >= 0
         if xp is np:
             {"max": np.maximum, "min": np.minimum, "prod": np.multiply}[kind].at(out, segment_ids[keep], data[keep])
-        else:
-            import cupyx
-            getattr(cupyx, f"scatter_{kind}")(out, segment_ids[keep], data[keep])
-        return out
+            return out
+        # CuPy: its float64 atomicMax/atomicMin compare through fmaxf/fminf (float32), and scatter_max/min
+        # refuse int8/int16/int64/uint8/uint16/float16; uint64 keys in the values' order are exact for all.
+        keys = _ordered_keys(xp, out)
+        getattr(xp, {"max": "maximum", "min": "minimum"}[kind]).at(keys, segment_ids[keep],
+                                                                   _ordered_keys(xp, data[keep]))
+        return _from_ordered_keys(xp, keys, out.dtype)
     return kernel
+
+
+_SIGN_BIT = np.uint64(1 << 63)
+
+
+def _ordered_keys(xp, values):
+    """uint64 keys whose unsigned order is the order of `values` (floats through float64, whose sign bit
+    flips a positive value's key above every negative one's and reverses the negatives' order)."""
+    if values.dtype.kind == "f":
+        bits = values.astype(xp.float64).view(xp.uint64)
+        return xp.where(bits >= _SIGN_BIT, ~bits, bits | _SIGN_BIT)
+    if values.dtype.kind == "u":
+        return values.astype(xp.uint64)
+    return values.astype(xp.int64).view(xp.uint64) ^ _SIGN_BIT
+
+
+def _from_ordered_keys(xp, keys, dtype):
+    """The values of `_ordered_keys`' keys, as `dtype`."""
+    if dtype.kind == "f":
+        bits = xp.where(keys >= _SIGN_BIT, keys ^ _SIGN_BIT, ~keys)
+        return bits.view(xp.float64).astype(dtype)
+    if dtype.kind == "u":
+        return keys.astype(dtype)
+    return (keys ^ _SIGN_BIT).view(xp.int64).astype(dtype)
 
 
 define("UnsortedSegmentMax", REAL_NUMBERS, shape=_segment_shape, grad=_segment_max_grad)(_segment_reduction("max"))
