@@ -3,12 +3,20 @@
 Recording costs one module-global check per op while no tape is active. Gradient functions come
 from the gradient registry (ops layer) and are built from public ops, so the backward pass runs on
 the devices placement chooses: each gradient op runs under the device of its forward op.
+
+Memory as TensorFlow's tape spends it: a tape knows tensors by tape-unique keys (ids checked with weak
+references, since an id is reused once its tensor dies), not by holding them; an entry keeps only
+the values its gradient reads (the op's `grad_reads`), the others as shape-only stand-ins; the
+backward pass drops each entry and each upstream gradient once used, and a non-persistent tape
+forgets everything after `gradient`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
+import weakref
 
 import numpy as np
 
@@ -44,12 +52,14 @@ def paused_everywhere():
 
 
 class Entry:
-    """One recorded op: its type, attributes, inputs and outputs."""
+    """One recorded op: its type, attributes, inputs and outputs (what its gradient function reads), and
+    on a tape the keys of its inputs (None: not watched) and outputs."""
 
-    __slots__ = ("op", "attrs", "inputs", "outputs")
+    __slots__ = ("op", "attrs", "inputs", "outputs", "input_keys", "output_keys")
 
-    def __init__(self, op, attrs, inputs, outputs):
+    def __init__(self, op, attrs, inputs, outputs, input_keys=None, output_keys=None):
         self.op, self.attrs, self.inputs, self.outputs = op, attrs or {}, inputs, outputs
+        self.input_keys, self.output_keys = input_keys, output_keys
 
 
 def record(op: str, attrs, inputs, outputs) -> None:
@@ -59,10 +69,36 @@ def record(op: str, attrs, inputs, outputs) -> None:
         return
     outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
     for tape in tapes:
-        if tape._recording and any(id(x) in tape._watched for x in inputs):
-            tape._entries.append(Entry(op, attrs, _as_tensors(inputs), list(outs)))
-            for out in outs:
-                tape._watched[id(out)] = out
+        if tape._recording:
+            tape._record(op, attrs, inputs, outs)
+
+
+def _kept(op: str, attrs, tensors, reads) -> list:
+    """The tensors an entry keeps: those at indices `reads` (None: all), shape-only stand-ins for the rest."""
+    if reads is None or CUSTOM_GRADIENT in attrs:
+        return list(tensors)
+    return [t if i in reads else _stand_in(t) for i, t in enumerate(tensors)]
+
+
+def _stand_in(tensor):
+    """A tensor with `tensor`'s shape, dtype and device but no memory of its own (a broadcast zero): what
+    a gradient that reads only shapes sees. Graph tensors stay (they hold no values)."""
+    value = getattr(tensor, "_value", None)
+    if value is None or not hasattr(value, "shape"):
+        return tensor
+    device = tensor._device
+    with device.activate():
+        xp = device.xp
+        zero = xp.broadcast_to(xp.zeros((), dtype=value.dtype), value.shape)
+    return tensor.__class__(zero, device)
+
+
+def _reference(tensor):
+    """A weak reference to `tensor` (a strong one for objects that take none)."""
+    try:
+        return weakref.ref(tensor)
+    except TypeError:
+        return lambda: tensor
 
 
 def _as_tensors(inputs) -> list:
@@ -80,8 +116,7 @@ def variable_read(variable, tensor) -> None:
             continue
         if id(variable) in tape._watched_variables or (tape._watch_accessed and variable.trainable):
             tape._watched_variables[id(variable)] = variable
-            tape._watched[id(tensor)] = tensor
-            tape._variable_reads.setdefault(id(variable), []).append(tensor)
+            tape._variable_reads.setdefault(id(variable), []).append(tape._track(tensor))
 
 
 class GradientTape:
@@ -93,9 +128,37 @@ class GradientTape:
         self._recording = False
         self._used = False
         self._entries: list = []
-        self._watched: dict = {}            # id(tensor) -> tensor
+        self._keys: dict = {}               # id(tensor) -> (reference, key) of every tensor the tape tracks
+        self._serial = itertools.count(1)
         self._watched_variables: dict = {}  # id(variable) -> variable
-        self._variable_reads: dict = {}     # id(variable) -> [tensors read while recording]
+        self._variable_reads: dict = {}     # id(variable) -> [keys of its reads while recording]
+
+    def _key_of(self, tensor):
+        """The tape's key of `tensor`, or None when the tape does not track it."""
+        found = self._keys.get(id(tensor))
+        if found is not None and found[0]() is tensor:
+            return found[1]
+        return None
+
+    def _track(self, tensor) -> int:
+        """Track `tensor` (once); returns its key."""
+        key = self._key_of(tensor)
+        if key is None:
+            key = next(self._serial)
+            self._keys[id(tensor)] = (_reference(tensor), key)
+        return key
+
+    def _record(self, op, attrs, inputs, outs) -> None:
+        """Record one op if it reads a tracked tensor: its outputs become tracked."""
+        input_keys = [self._key_of(x) for x in inputs]
+        if all(k is None for k in input_keys):
+            return
+        output_keys = [self._track(out) for out in outs]
+        definition = op_def(op)
+        reads = definition.grad_reads if definition is not None else None
+        attrs = attrs or {}
+        self._entries.append(Entry(op, attrs, _kept(op, attrs, _as_tensors(inputs), reads and reads[0]),
+                                   _kept(op, attrs, outs, reads and reads[1]), input_keys, output_keys))
 
     def __enter__(self):
         global active_count
@@ -122,7 +185,7 @@ class GradientTape:
             if hasattr(item, "_as_tensor") and hasattr(item, "assign"):
                 self._watched_variables[id(item)] = item
             else:
-                self._watched[id(item)] = item
+                self._track(item)
 
     def watched_variables(self) -> tuple:
         """The variables this tape watched, in the order they were first watched."""
@@ -134,7 +197,7 @@ class GradientTape:
 
     def reset(self) -> None:
         """Forget everything recorded so far."""
-        self._entries, self._watched, self._variable_reads = [], {}, {}
+        self._entries, self._keys, self._variable_reads = [], {}, {}
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients="none"):
         """d(sum of target) / d(each source): tensors or variables, in the structure of `sources`."""
@@ -142,13 +205,25 @@ class GradientTape:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
                                "(or jacobians)")
         self._used = True
+        flat_sources = _flat(sources)
         with _Paused(self):
             grads = self._backprop(_flat(target), _flat(output_gradients) if output_gradients is not None
-                                   else None)
-            results = [self._source_gradient(s, grads, unconnected_gradients) for s in _flat(sources)]
+                                   else None, self._source_keys(flat_sources), consume=not self._persistent)
+            results = [self._source_gradient(s, grads, unconnected_gradients) for s in flat_sources]
         if not self._persistent:
-            self._entries = []
+            self.reset()
         return pack_as(sources, results)
+
+    def _source_keys(self, sources) -> set:
+        """The keys whose gradients `gradient` returns: the source tensors' and the source variables' reads."""
+        keys = set()
+        for source in sources:
+            source = _resolve(source)
+            if hasattr(source, "_as_tensor") and hasattr(source, "assign"):
+                keys.update(self._variable_reads.get(id(source), ()))
+            else:
+                keys.add(self._key_of(source))
+        return keys
 
     def jacobian(self, target, sources, unconnected_gradients="none", parallel_iterations=None,
                  experimental_use_pfor=True):
@@ -179,21 +254,27 @@ class GradientTape:
                     seed.reshape(shape[0], -1)[:, index] = 1
                 else:
                     seed.reshape(-1)[index] = 1
-                grads = self._backprop([target], [_constant(seed, target.dtype)])
+                grads = self._backprop([target], [_constant(seed, target.dtype)], self._source_keys(flat_sources))
                 rows.append([self._source_gradient(s, grads, unconnected) for s in flat_sources])
         if not self._persistent:
-            self._entries = []
+            self.reset()
         results = [_stack_rows([row[k] for row in rows], shape, s, batch) for k, s in enumerate(flat_sources)]
         return pack_as(sources, results)
 
     # -- backward pass ----------------------------------------------------------------------------
-    def _backprop(self, targets, seeds) -> dict:
+    def _backprop(self, targets, seeds, keep, consume=False) -> dict:
+        """{key: gradient} of the tracked tensors; upstream gradients not in `keep` are dropped once their
+        entry ran; `consume`: drop each entry once it ran (its forward values go with it)."""
         grads: dict = {}
         for index, target in enumerate(targets):
             seed = seeds[index] if seeds is not None else _execute("OnesLike", (target,), target.dtype)
-            _accumulate(grads, target, seed)
-        for entry in reversed(self._entries):
-            upstream = [grads.get(id(out)) for out in entry.outputs]
+            _accumulate(grads, self._track(target), seed)
+        entries = self._entries
+        for position in range(len(entries) - 1, -1, -1):
+            entry = entries[position]
+            if consume:
+                entries[position] = None
+            upstream = [grads.get(key) if key in keep else grads.pop(key, None) for key in entry.output_keys]
             if all(g is None for g in upstream):
                 continue
             custom = entry.attrs.get(CUSTOM_GRADIENT)
@@ -208,17 +289,19 @@ class GradientTape:
                         for g, out in zip(upstream, entry.outputs)]
             with _forward_device(entry.outputs[0]):
                 input_grads = grad_fn(entry, *upstream)
-            for tensor, grad in zip(entry.inputs, input_grads):
-                if grad is not None and id(tensor) in self._watched:
-                    _accumulate(grads, tensor, grad)
+            input_keys = entry.input_keys
+            del upstream, entry  # a consumed entry's forward values die here, not at the end of the pass
+            for key, grad in zip(input_keys, input_grads):
+                if grad is not None and key is not None:
+                    _accumulate(grads, key, grad)
         return grads
 
     def _source_gradient(self, source, grads, unconnected):
         source = _resolve(source)
         if hasattr(source, "_as_tensor") and hasattr(source, "assign"):
-            grad = _sum([grads[id(t)] for t in self._variable_reads.get(id(source), []) if id(t) in grads])
+            grad = _sum([grads[k] for k in self._variable_reads.get(id(source), []) if k in grads])
         else:
-            grad = grads.get(id(source))
+            grad = grads.get(self._key_of(source))
         if grad is None and unconnected == UnconnectedGradients.ZERO:
             shape = tuple(source.shape)
             return _execute("Fill", (), source.dtype, {"shape": shape, "dtype": source.dtype, "value": 0})
@@ -286,9 +369,9 @@ def _forward_device(tensor):
         scope_module.current.reset(token)
 
 
-def _accumulate(grads, tensor, grad) -> None:
-    previous = grads.get(id(tensor))
-    grads[id(tensor)] = grad if previous is None else _execute("AddV2", (previous, grad), grad.dtype)
+def _accumulate(grads, key, grad) -> None:
+    previous = grads.get(key)
+    grads[key] = grad if previous is None else _execute("AddV2", (previous, grad), grad.dtype)
 
 
 def _sum(parts):

@@ -9,6 +9,7 @@ import threading
 import numpy as np
 
 from ..framework import errors, graph_mode
+from ..runtime.forwarding import value_held_only_by
 from . import tape
 from .convert import convert_to_tensor
 from .execute import execute
@@ -23,6 +24,8 @@ class Variable:
 
     While a graph is being built (compat.v1 graphs), the graph layer makes a graph variable instead.
     """
+
+    _writing = False   # an update is writing into the buffer (readers wait: current_value)
 
     def __new__(cls, *args, **kwargs):
         if cls is Variable:
@@ -59,7 +62,7 @@ class Variable:
         if graph is not None:  # traced by placeflow.function: read the value when the graph runs
             tensor = graph_mode.variable_hooks.read(graph, self)
         else:
-            tensor = execute("ReadVariableOp", (EagerTensor(self._value, self._device),), self.dtype,
+            tensor = execute("ReadVariableOp", (EagerTensor(current_value(self), self._device),), self.dtype,
                              resource=self._device, name=self._name)
         if tape.active_count:
             tape.variable_read(self, tensor)
@@ -73,7 +76,7 @@ class Variable:
 
     def numpy(self) -> np.ndarray:
         """The current value as a NumPy array."""
-        return EagerTensor(self._value, self._device).numpy()
+        return EagerTensor(current_value(self), self._device).numpy()
 
     def __array__(self, dtype=None, copy=None):
         array = np.asarray(self.numpy())
@@ -90,8 +93,10 @@ class Variable:
         if error is not None:
             raise error
         with update_lock(self):  # read, compute and store as one step: concurrent assign_adds all count
-            result = execute(op, (EagerTensor(self._value, self._device), tensor), self.dtype, attrs,
-                             resource=self._device, name=self._name)
+            with writing(self, op, tensor._value) as in_place:
+                result = execute(op, (EagerTensor(self._value, self._device), tensor), self.dtype,
+                                 dict(attrs or {}, _in_place=True) if in_place else attrs,
+                                 resource=self._device, name=self._name)
             self._value = result._value
         return self._as_tensor() if read_value else self
 
@@ -164,6 +169,38 @@ def update_error(variable, tensor, op: str):
 
 
 _UPDATE_LOCKS = tuple(threading.Lock() for _ in range(64))
+
+
+IN_PLACE_UPDATES = frozenset({"AssignAddVariableOp", "AssignSubVariableOp", "ResourceApplyGradientDescent"})
+
+
+def current_value(variable):
+    """The variable's array for a reader: never one an in-place update is half way through writing (the
+    reader then waits for the update; see `writing`)."""
+    value = variable._value
+    if variable._writing:
+        with update_lock(variable):
+            value = variable._value
+    return value
+
+
+@contextlib.contextmanager
+def writing(variable, op: str, delta):
+    """Around an update (its update lock held): yields whether `op` may write into the variable's own
+    buffer, TensorFlow's copy-on-write rule: only when no read of it is still alive anywhere and `delta`
+    keeps its shape. The flag goes up before the check, so a reader that starts later waits
+    (`current_value`) and one that started earlier holds a reference, which makes the update copy."""
+    if op not in IN_PLACE_UPDATES:
+        yield False
+        return
+    variable._writing = True
+    try:
+        old = variable._value
+        same_shape = getattr(delta, "shape", None) == old.shape or getattr(delta, "ndim", 1) == 0
+        del old
+        yield same_shape and value_held_only_by(variable)
+    finally:
+        variable._writing = False
 
 
 def update_lock(variable) -> threading.Lock:

@@ -25,7 +25,7 @@ from ..runtime import registry
 from ..runtime.transfer import copy_array
 from . import constant_folding, liveness, remote_segments
 from .schedule import WRITE_KINDS
-from .state import write_variable
+from .state import current_value, write_variable
 
 RUN_KINDS = frozenset({"kernel", "read_var", "write_var", "assign_ref"})
 HEAVY_ELEMENTS = 1 << 16
@@ -175,7 +175,7 @@ class _Builder:
             node = self.new_node(op.name, op.type, device, kind, op)
             node.resource = op.resource
             if kind == "read_var":
-                node.call = functools.partial(getattr, op.resource, "_value")
+                node.call = functools.partial(current_value, op.resource)
             else:
                 node.attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
                 node.call = functools.partial(write_variable, op.type, op.resource, _kernel(op, device), node.attrs)

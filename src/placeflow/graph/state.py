@@ -6,8 +6,9 @@ import threading
 
 import numpy as np
 
-from ..eager.variables import update_lock
+from ..eager.variables import current_value, update_lock, writing
 from ..framework import errors
+from ..runtime.forwarding import item_held_only_by
 
 
 class VariableStore:
@@ -16,6 +17,7 @@ class VariableStore:
     def __init__(self):
         self._values: dict = {}
         self._lock = threading.RLock()   # held across a read-modify-write: assign_add from threads is exact
+        self._writing: set = set()       # ops whose buffer an update is writing into (readers wait)
 
     def slot(self, op, device) -> "Slot":
         """The handle a VariableV2 node outputs: reads and assigns go through it."""
@@ -40,8 +42,13 @@ class Slot:
 
     def get(self):
         """The current value; FailedPreconditionError (TensorFlow's text) before initialization."""
+        store = self.store
         try:
-            return self.store._values[self.op]
+            value = store._values[self.op]
+            if self.op in store._writing:  # an in-place update is under way: wait for it
+                with store._lock:
+                    value = store._values[self.op]
+            return value
         except KeyError:
             name = self.op.name
             raise errors.FailedPreconditionError(None, self.op, (
@@ -62,18 +69,41 @@ class Slot:
         return value
 
     def assign_add(self, delta):
-        """value += delta, atomically."""
-        with self.store._lock:
-            return self.assign(self.get() + delta)
+        """value += delta, atomically (into the value's own buffer when no read of it is alive)."""
+        return self._update(np.add, delta)
 
     def assign_sub(self, delta):
-        """value -= delta, atomically."""
-        with self.store._lock:
-            return self.assign(self.get() - delta)
+        """value -= delta, atomically (into the value's own buffer when no read of it is alive)."""
+        return self._update(np.subtract, delta)
+
+    def _update(self, ufunc, delta):
+        store = self.store
+        with store._lock:
+            store._writing.add(self.op)  # before the check: a reader starting now waits, an earlier one holds a ref
+            try:
+                if self._writes_in_place(delta):
+                    return ufunc(store._values[self.op], delta, out=store._values[self.op])
+                return self.assign(ufunc(self.get(), delta))
+            finally:
+                store._writing.discard(self.op)
+
+    def _writes_in_place(self, delta) -> bool:
+        values = self.store._values
+        if self.op not in values or not self.device.host_backed:
+            return False
+        old = values[self.op]
+        fits = isinstance(old, np.ndarray) and np.shape(delta) in (old.shape, ()) and \
+            np.result_type(old, delta) == old.dtype
+        del old
+        return fits and item_held_only_by(values, self.op)
 
 
 def write_variable(op_type: str, var, kernel, attrs: dict, value) -> None:
     """Assign*/ResourceApply* on a captured eager variable, through its device's kernel call (which
-    charges the new value to the device); the variable changes only when the kernel succeeded."""
+    charges the new value to the device); the variable changes only when the kernel succeeded. With no
+    read of the variable alive (`writing`), an update writes into the variable's own buffer."""
     with update_lock(var):
-        var._value = var._device.run(op_type, kernel.fn, (var._value, value), attrs, var.name)
+        with writing(var, op_type, value) as in_place:
+            result = var._device.run(op_type, kernel.fn, (var._value, value), dict(attrs, _in_place=True)
+                                     if in_place else attrs, var.name)
+        var._value = result

@@ -14,6 +14,8 @@ from .registry import (ALL, CHEAP, COMPLEX, FLOATS, HEAVY, INTS, NOT_DIFFERENTIA
                        SIGNED_INTS, bool_output, define)
 
 INEXACT = FLOATS | COMPLEX
+# what a gradient reads (OpDef.grad_reads): only shapes and dtypes, the inputs' values, the output's value
+SHAPES_ONLY, INPUTS_ONLY, OUTPUT_ONLY = ((), ()), ((0, 1), ()), ((), (0,))
 
 
 # -- binary elementwise ------------------------------------------------------------------------------------
@@ -65,11 +67,12 @@ def _squared_difference_grad(e, g):
     return binary(e, dx, negative(dx))
 
 
-def _binary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable=False, ufunc=None):
+def _binary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable=False, ufunc=None,
+            grad_reads=None):
     """Declare a broadcasting binary op; `ufunc` names the array function that can write into a dying input."""
     forward = None if ufunc is None else _ufunc_into(ufunc)
     define(op, dtypes, shape=rules.broadcast, grad=grad, dtype=dtype, foldable=foldable, forward=forward,
-           forward_inputs=(0, 1))(fn)
+           forward_inputs=(0, 1), grad_reads=grad_reads)(fn)
 
 
 def _ufunc_into(name):
@@ -96,11 +99,14 @@ def _shift(numpy_shift):
     return kernel
 
 
-_binary("AddV2", lambda xp, a, b: xp.add(a, b), grad=_add_grad, foldable=True, ufunc="add")
-_binary("Sub", lambda xp, a, b: xp.subtract(a, b), grad=_sub_grad, foldable=True, ufunc="subtract")
-_binary("Mul", lambda xp, a, b: xp.multiply(a, b), grad=_mul_grad, foldable=True, ufunc="multiply")
+_binary("AddV2", lambda xp, a, b: xp.add(a, b), grad=_add_grad, foldable=True, ufunc="add",
+        grad_reads=SHAPES_ONLY)
+_binary("Sub", lambda xp, a, b: xp.subtract(a, b), grad=_sub_grad, foldable=True, ufunc="subtract",
+        grad_reads=SHAPES_ONLY)
+_binary("Mul", lambda xp, a, b: xp.multiply(a, b), grad=_mul_grad, foldable=True, ufunc="multiply",
+        grad_reads=INPUTS_ONLY)
 _binary("RealDiv", lambda xp, a, b: xp.divide(a, b).astype(a.dtype, copy=False), INEXACT, _div_grad, foldable=True,
-        ufunc="divide")
+        ufunc="divide", grad_reads=INPUTS_ONLY)
 def _integer_divisor_checked(fn, truncating=False):
     """Integer division by zero is an error on the CPU, as in TF (NumPy would give 0 with a warning):
     InvalidArgumentError, or for the truncating ops TF's InternalError; on a GPU, as TF's kernel, the
@@ -139,25 +145,31 @@ _binary("RightShift", _shift(lambda xp: xp.right_shift), INTS)
 
 # -- unary elementwise -------------------------------------------------------------------------------------
 
-def _unary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable=False, ufunc=None):
+def _unary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable=False, ufunc=None,
+           grad_reads=None):
     """Declare an elementwise unary op; `ufunc` names the array function that can write into its dying input."""
     forward = None if ufunc is None else _ufunc_into(ufunc)
-    define(op, dtypes, shape=rules.same, grad=grad, dtype=dtype, foldable=foldable, forward=forward)(fn)
+    define(op, dtypes, shape=rules.same, grad=grad, dtype=dtype, foldable=foldable, forward=forward,
+           grad_reads=grad_reads)(fn)
 
 
 _unary("LogicalNot", lambda xp, a: xp.logical_not(a), {d.bool}, dtype=bool_output)
 _unary("Neg", lambda xp, a: xp.negative(a), FLOATS | COMPLEX | SIGNED_INTS, lambda e, g: [negative(g)], foldable=True,
-       ufunc="negative")
+       ufunc="negative", grad_reads=SHAPES_ONLY)
 _unary("Abs", lambda xp, a: xp.abs(a), FLOATS | SIGNED_INTS, lambda e, g: [g * emit("Sign", (e.inputs[0],))])
 _unary("Sign", lambda xp, a: xp.sign(a), FLOATS | SIGNED_INTS)
-_unary("Square", lambda xp, a: xp.square(a), grad=lambda e, g: [g * 2.0 * e.inputs[0]], foldable=True, ufunc="square")
-_unary("Exp", lambda xp, a: xp.exp(a), INEXACT, lambda e, g: [g * e.outputs[0]], ufunc="exp")
-_unary("Log", lambda xp, a: xp.log(a), INEXACT, lambda e, g: [g / e.inputs[0]], ufunc="log")
-_unary("Sqrt", lambda xp, a: xp.sqrt(a), INEXACT, lambda e, g: [g * 0.5 / e.outputs[0]], ufunc="sqrt")
+_unary("Square", lambda xp, a: xp.square(a), grad=lambda e, g: [g * 2.0 * e.inputs[0]], foldable=True, ufunc="square",
+       grad_reads=INPUTS_ONLY)
+_unary("Exp", lambda xp, a: xp.exp(a), INEXACT, lambda e, g: [g * e.outputs[0]], ufunc="exp",
+       grad_reads=OUTPUT_ONLY)
+_unary("Log", lambda xp, a: xp.log(a), INEXACT, lambda e, g: [g / e.inputs[0]], ufunc="log",
+       grad_reads=INPUTS_ONLY)
+_unary("Sqrt", lambda xp, a: xp.sqrt(a), INEXACT, lambda e, g: [g * 0.5 / e.outputs[0]], ufunc="sqrt",
+       grad_reads=OUTPUT_ONLY)
 _unary("Rsqrt", lambda xp, a: 1 / xp.sqrt(a), FLOATS, lambda e, g: [g * -0.5 * e.outputs[0] * e.outputs[0] * e.outputs[0]])
 define("Reciprocal", INEXACT, shape=rules.same, grad=lambda e, g: [negative(g) * e.outputs[0] * e.outputs[0]],
        allowed=INEXACT | SIGNED_INTS)(lambda xp, a: 1 / a)  # TF admits signed integers; no kernel for them here
-define("Identity", ALL, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP)(lambda xp, a: a)
+define("Identity", ALL, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP, grad_reads=SHAPES_ONLY)(lambda xp, a: a)
 define("StopGradient", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, cost=CHEAP)(lambda xp, a: a)
 _unary("Floor", lambda xp, a: xp.floor(a), FLOATS, ufunc="floor")   # TensorFlow: no gradient for Floor, Ceil, Round
 _unary("Ceil", lambda xp, a: xp.ceil(a), FLOATS, ufunc="ceil")
@@ -256,6 +268,8 @@ def _add_n_grad(e, g):
 def _add_n_into(xp, out, *arrays):
     """AddN written into `out`, one of the first two inputs: the same additions in the same order."""
     _check_add_n_shapes(arrays)
+    if len(arrays) == 1:
+        return out  # the sum of one dying input is that input's buffer
     xp.add(arrays[0], arrays[1], out=out)
     for array in arrays[2:]:
         out += array
@@ -270,7 +284,8 @@ def _check_add_n_shapes(arrays):
             f"{list(next(a for a in arrays if a.shape != arrays[0].shape).shape)}"))
 
 
-@define("AddN", NUMBERS, shape=rules.same_shapes, grad=_add_n_grad, forward=_add_n_into, forward_inputs=(0, 1))
+@define("AddN", NUMBERS, shape=rules.same_shapes, grad=_add_n_grad, forward=_add_n_into, forward_inputs=(0, 1),
+        grad_reads=SHAPES_ONLY)
 def _add_n(xp, *arrays):
     _check_add_n_shapes(arrays)
     if len(arrays) == 1:
@@ -296,7 +311,7 @@ def _matmul_grad(e, g):
 _MATMUL_DTYPES = FLOATS | COMPLEX | {d.int32, d.int64, d.uint8, d.uint16, d.uint32, d.uint64}  # TF's: no int8/16
 
 
-@define("MatMul", _MATMUL_DTYPES, shape=rules.matmul, grad=_matmul_grad, cost=HEAVY)
+@define("MatMul", _MATMUL_DTYPES, shape=rules.matmul, grad=_matmul_grad, cost=HEAVY, grad_reads=INPUTS_ONLY)
 def _matmul(xp, a, b, transpose_a=False, transpose_b=False):
     for index, array in enumerate((a, b)):
         if array.ndim < 2:
@@ -317,7 +332,7 @@ def _cast_grad(e, g):
     return [cast(g, x.dtype)]
 
 
-@define("Cast", ALL, gpu=(), shape=rules.same, grad=_cast_grad, foldable=True)  # seed 002: CPU kernel only
+@define("Cast", ALL, gpu=(), shape=rules.same, grad=_cast_grad, foldable=True, grad_reads=SHAPES_ONLY)  # seed 002: CPU kernel only
 def _cast(xp, a, dtype):
     if dtype.numpy_dtype.kind == "O":
         raise UnimplementedError(None, None, (
@@ -384,7 +399,7 @@ def _empty_extremum(xp, a, axis, keepdims, name):
     return xp.full(shape, fill, dtype=a.dtype)
 
 
-def _reduction(op, name, dtypes, grad, foldable=False):
+def _reduction(op, name, dtypes, grad, foldable=False, grad_reads=None):
     host = _HOST_REDUCTIONS.get(name)
 
     def kernel(xp, a, axis=None, keepdims=False):
@@ -395,11 +410,12 @@ def _reduction(op, name, dtypes, grad, foldable=False):
             return xp.mean(a, axis=axis, keepdims=keepdims, dtype=a.dtype)
         result = reduce(a, axis=axis, keepdims=keepdims)
         return result.astype(a.dtype, copy=False) if op in ("Sum", "Mean") and a.dtype.kind != "b" else result
-    define(op, dtypes, shape=rules.reduce, grad=grad, foldable=foldable)(kernel)
+    define(op, dtypes, shape=rules.reduce, grad=grad, foldable=foldable, grad_reads=grad_reads)(kernel)
 
 
-_reduction("Sum", "sum", NUMBERS, lambda e, g: [_broadcast_back(e, g)], foldable=True)
-_reduction("Mean", "mean", INEXACT | REAL_NUMBERS, lambda e, g: [_broadcast_back(e, g, mean=True)], foldable=True)
+_reduction("Sum", "sum", NUMBERS, lambda e, g: [_broadcast_back(e, g)], foldable=True, grad_reads=SHAPES_ONLY)
+_reduction("Mean", "mean", INEXACT | REAL_NUMBERS, lambda e, g: [_broadcast_back(e, g, mean=True)], foldable=True,
+           grad_reads=SHAPES_ONLY)
 _reduction("Max", "max", REAL_NUMBERS, _extremum_grad)
 _reduction("Min", "min", REAL_NUMBERS, _extremum_grad)
 _reduction("Prod", "prod", NUMBERS, _prod_grad)
@@ -511,8 +527,20 @@ def _cumulative_logsumexp_grad(e, g):
 def _cumulative_logsumexp(xp, a, axis=0, exclusive=False, reverse=False):
     """log(cumsum(exp(a))) along `axis`, exact at every position (a running logaddexp)."""
     x = xp.flip(a, axis) if reverse else a
-    out = xp.logaddexp.accumulate(x.astype(xp.float64) if x.dtype.itemsize < 4 else x, axis=axis)
+    x = x.astype(xp.float64) if x.dtype.itemsize < 4 else x
+    out = xp.logaddexp.accumulate(x, axis=axis) if xp is np else _log_add_scan(xp, x, axis)
     if exclusive:
         first = xp.full_like(xp.take(out, [0], axis=axis), -xp.inf)
         out = xp.concatenate([first, xp.take(out, range(out.shape[axis] - 1), axis=axis)], axis=axis)
     return (xp.flip(out, axis) if reverse else out).astype(a.dtype, copy=False)
+
+
+def _log_add_scan(xp, x, axis):
+    """logaddexp.accumulate along `axis` for array modules without ufunc.accumulate (CuPy raises
+    NotImplementedError): a Hillis-Steele scan, ceil(log2(n)) logaddexp passes, each exact as logaddexp."""
+    out = xp.moveaxis(x, axis, 0).copy()
+    step = 1
+    while step < out.shape[0]:
+        out[step:] = xp.logaddexp(out[step:], out[:-step])  # the right side is computed before it is stored
+        step *= 2
+    return xp.moveaxis(out, 0, axis)

@@ -13,7 +13,7 @@ def _relu_into(xp, out, a):
 
 
 @define("Relu", REAL_NUMBERS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[0]))],
-        forward=_relu_into)
+        forward=_relu_into, grad_reads=((0,), ()))
 def _relu(xp, a):
     return xp.maximum(a, 0).astype(a.dtype, copy=False)
 
@@ -27,13 +27,13 @@ def _sigmoid_into(xp, out, a):
 
 
 @define("Sigmoid", FLOATS, shape=rules.same, grad=lambda e, g: [g * e.outputs[0] * (1.0 - e.outputs[0])],
-        forward=_sigmoid_into)
+        forward=_sigmoid_into, grad_reads=((), (0,)))
 def _sigmoid(xp, a):
     return (1 / (1 + xp.exp(-a))).astype(a.dtype, copy=False)
 
 
 define("Tanh", FLOATS, shape=rules.same, grad=lambda e, g: [g * (1.0 - e.outputs[0] * e.outputs[0])],
-       forward=lambda xp, out, a: xp.tanh(a, out=out))(lambda xp, a: xp.tanh(a))
+       forward=lambda xp, out, a: xp.tanh(a, out=out), grad_reads=((), (0,)))(lambda xp, a: xp.tanh(a))
 
 
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
@@ -87,7 +87,7 @@ def _log_softmax_grad(e, g):
     return [g - emit("Exp", (e.outputs[0],)) * reduce_sum(g, axis=e.attrs.get("axis", -1), keepdims=True)]
 
 
-@define("Softmax", FLOATS, shape=rules.same, grad=_softmax_grad)
+@define("Softmax", FLOATS, shape=rules.same, grad=_softmax_grad, grad_reads=((), (0,)))
 def _softmax(xp, a, axis=-1):
     wide = _widened(xp, a)
     shifted = xp.exp(wide - wide.max(axis=axis, keepdims=True))
@@ -99,7 +99,7 @@ def _widened(xp, a):
     return a.astype(xp.float32) if a.dtype.itemsize < 4 else a
 
 
-@define("LogSoftmax", FLOATS, shape=rules.same, grad=_log_softmax_grad)
+@define("LogSoftmax", FLOATS, shape=rules.same, grad=_log_softmax_grad, grad_reads=((), (0,)))
 def _log_softmax(xp, a, axis=-1):
     wide = _widened(xp, a)
     shifted = wide - wide.max(axis=axis, keepdims=True)
@@ -118,7 +118,7 @@ def _bias_add_into(xp, out, value, bias):
 
 
 @define("BiasAdd", NUMBERS, shape=rules.bias_add, grad=lambda e, g: [g, emit("BiasAddGrad", (g,))],
-        forward=_bias_add_into)
+        forward=_bias_add_into, grad_reads=((), ()))
 def _bias_add(xp, value, bias):
     _check_bias(value, bias)
     return value + bias
@@ -152,7 +152,8 @@ def _dense_xent_grad(e, g_loss, g_backprop=None):
     return [_xent_grad(e, g_loss)[0], expand_dims(g_loss, -1) * -log_probs]
 
 
-@define("SparseSoftmaxCrossEntropyWithLogits", FLOATS, shape=rules.softmax_xent, grad=_xent_grad)
+@define("SparseSoftmaxCrossEntropyWithLogits", FLOATS, shape=rules.softmax_xent, grad=_xent_grad,
+        grad_reads=((), (1,)))
 def _sparse_softmax_xent(xp, logits, labels):
     """(per-example loss, d loss / d logits); TensorFlow's fused kernel, labels as class indices.
 
@@ -194,7 +195,8 @@ def _label_error(labels, classes) -> errors.InvalidArgumentError:
         f"[0, {classes})."))
 
 
-@define("SoftmaxCrossEntropyWithLogits", FLOATS, shape=rules.softmax_xent, grad=_dense_xent_grad)
+@define("SoftmaxCrossEntropyWithLogits", FLOATS, shape=rules.softmax_xent, grad=_dense_xent_grad,
+        grad_reads=((0,), (1,)))
 def _softmax_xent(xp, logits, labels):
     """(per-example loss, d loss / d logits) for one-hot (or soft) labels."""
     wide = _widened(xp, logits)

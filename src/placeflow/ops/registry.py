@@ -55,7 +55,9 @@ class OpDef:
     `shape(input_shapes, attrs)` gives the output's static shape (None entries unknown), or a list of
     shapes for an op with several outputs; `dtype(input_dtype, attrs)` the outputs' dtype.
     `gradient(entry, *upstream)` returns one gradient (or None) per input, or is NOT_DIFFERENTIABLE.
-    `shape_only_inputs` are inputs of which the op reads only shape and dtype (foldable when known)."""
+    `shape_only_inputs` are inputs of which the op reads only shape and dtype (foldable when known).
+    `grad_reads` = (input indices, output indices) whose values the gradient reads (None: all of them);
+    an eager tape keeps only those values alive, as TensorFlow's tape does."""
 
     name: str
     kernels: dict
@@ -66,20 +68,23 @@ class OpDef:
     shape_only_inputs: tuple = ()
     cost: str = BY_SIZE
     allowed: frozenset = frozenset()   # the dtypes the op accepts at all (TF's op def); kernels may cover fewer
+    grad_reads: tuple = None
 
 
 _OPS: dict = {}     # op name -> OpDef
 
 
 def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=None, foldable=False,
-           shape_only_inputs=(), cost=BY_SIZE, presize=None, allowed=None, forward=None, forward_inputs=(0,)):
+           shape_only_inputs=(), cost=BY_SIZE, presize=None, allowed=None, forward=None, forward_inputs=(0,),
+           grad_reads=None):
     """Decorator: declare `op` with the decorated kernel body (see OpDef for the rules).
 
     The kernel runs on CPU for `dtypes` and on GPU for `gpu` (default: `dtypes`; () for none);
     `dtype` is the output dtype rule (default: from a `dtype`/`output_type`/`out_type` attribute,
     else the input's). `allowed`: the dtypes the op admits at all (default: its kernels'); a dtype outside
     is InvalidArgumentError, one inside with no kernel NotFoundError, as in TensorFlow. `forward`: the
-    kernel writing into a dying input (see Kernel), allowed for the inputs at `forward_inputs`."""
+    kernel writing into a dying input (see Kernel), allowed for the inputs at `forward_inputs`. `grad_reads`:
+    the (inputs, outputs) whose values the gradient reads (see OpDef)."""
     if op in _OPS:
         raise ValueError(f"Op {op!r} is already defined; each op is declared once.")
     if cost not in (CHEAP, HEAVY, BY_SIZE):
@@ -95,7 +100,7 @@ def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=No
                                     tuple(forward_inputs))
         admitted = frozenset(allowed) if allowed is not None else frozenset(dtypes) | frozenset(gpu_dtypes or ())
         _OPS[op] = OpDef(op, kernels, shape, dtype or dtype_from_attrs, grad, foldable, tuple(shape_only_inputs),
-                         cost, admitted)
+                         cost, admitted, grad_reads)
         return fn
     return decorate
 

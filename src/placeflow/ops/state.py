@@ -14,15 +14,20 @@ def _state_op(op, dtypes, fn, grad=NOT_DIFFERENTIABLE):
 _state_op("VarHandleOp", ALL, lambda xp, value: value)
 _state_op("ReadVariableOp", ALL, lambda xp, value: value, grad=lambda e, g: [g])
 _state_op("AssignVariableOp", ALL, lambda xp, old, new: new)
-_state_op("AssignAddVariableOp", NUMBERS, lambda xp, old, delta: old + delta)
-_state_op("AssignSubVariableOp", NUMBERS, lambda xp, old, delta: old - delta)
+# `_in_place`: the variable's buffer is its own (no live read), so the update writes into it (eager/variables.py)
+_state_op("AssignAddVariableOp", NUMBERS,
+          lambda xp, old, delta, _in_place=False: xp.add(old, delta, out=old) if _in_place else old + delta)
+_state_op("AssignSubVariableOp", NUMBERS,
+          lambda xp, old, delta, _in_place=False: xp.subtract(old, delta, out=old) if _in_place else old - delta)
 
 
 @define("ResourceApplyGradientDescent", FLOATS, gpu=GPU_VARIABLE_DTYPES & FLOATS, shape=rules.scalar,
         grad=NOT_DIFFERENTIABLE)
-def _apply_gradient_descent(xp, old, delta, alpha=0.01):
-    """old - alpha * delta, in one new buffer (SGD's fused update)."""
+def _apply_gradient_descent(xp, old, delta, alpha=0.01, _in_place=False):
+    """old - alpha * delta (SGD's fused update): in one new buffer, or written into the variable's own."""
     update = delta * (-alpha)
+    if _in_place:
+        return xp.add(old, update.astype(old.dtype, copy=False), out=old)
     update += old
     return update.astype(old.dtype, copy=False)
 

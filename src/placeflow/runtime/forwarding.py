@@ -76,3 +76,39 @@ def _measure() -> int:
         if _forwarded(sole, False):
             return 0 if _forwarded(sole, True) else sole
     return 0
+
+
+def value_held_only_by(holder) -> bool:
+    """Whether nothing but `holder._value` references that array (no live read of a variable: its update
+    may write in place, TensorFlow's copy-on-write rule)."""
+    return getrefcount(holder._value) == _attribute_refs()
+
+
+_attribute_sole = None
+
+
+def _attribute_refs() -> int:
+    global _attribute_sole
+    if _attribute_sole is None:
+        class Probe:
+            pass
+        probe = Probe()
+        probe._value = np.empty(1)
+        _attribute_sole = getrefcount(probe._value)
+    return _attribute_sole
+
+
+def item_held_only_by(mapping, key) -> bool:
+    """Whether nothing but `mapping[key]` references that array (a TF1 variable's value in its session)."""
+    return getrefcount(mapping[key]) == _item_refs()
+
+
+_item_sole = None
+
+
+def _item_refs() -> int:
+    global _item_sole
+    if _item_sole is None:
+        probe = {0: np.empty(1)}
+        _item_sole = getrefcount(probe[0])
+    return _item_sole
