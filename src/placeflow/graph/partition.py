@@ -29,6 +29,9 @@ from .state import current_value, write_variable
 
 RUN_KINDS = frozenset({"kernel", "read_var", "write_var", "assign_ref"})
 HEAVY_ELEMENTS = 1 << 16
+# Outputs smaller than this are not forwarded: NumPy's small-array cache makes allocating them nearly free,
+# while the forwarding check costs about a microsecond in Python (benchmarks/graph.py, the 8x8 chain).
+FORWARD_MIN_BYTES = 1 << 16
 REF_CONSUMERS = {"Assign": "assign", "AssignAdd": "assign_add", "AssignSub": "assign_sub"}
 
 
@@ -293,11 +296,14 @@ def _kernel(op, device):
 
 def _forwardable(op, kernel):
     """(kernel, input positions) whose buffer the kernel's output may take over: its forwarding kernel's
-    inputs of the output's static shape (fully known) and dtype; None when there are none."""
+    inputs of the output's static shape (fully known) and dtype; None when there are none or the output
+    is smaller than FORWARD_MIN_BYTES."""
     if kernel.forward is None or len(op.outputs) != 1:
         return None
     out = op.outputs[0]
-    if out.shape is None or None in out.shape:
+    if out.shape is None or None in out.shape or out.dtype is None or out.dtype.numpy_dtype.kind in "OUS":
+        return None
+    if int(np.prod(out.shape, dtype=np.int64)) * out.dtype.numpy_dtype.itemsize < FORWARD_MIN_BYTES:
         return None
     positions = tuple(p for p in kernel.forward_inputs if p < len(op.inputs) and op.inputs[p].dtype == out.dtype
                       and op.inputs[p].shape is not None and tuple(op.inputs[p].shape) == tuple(out.shape))
