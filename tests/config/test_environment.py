@@ -57,24 +57,21 @@ def test_bad_simulated_env_is_a_clear_error():
     assert "ValueError: PLACEFLOW_SIMULATED_GPUS='two' is not understood" in out.stderr
 
 
-def test_import_never_imports_cupy_and_is_fast(tmp_path):
+def test_import_never_imports_cupy_nor_any_optional_heavy_module(tmp_path):
+    """What keeps `import placeflow` light (benchmarks/import_time.py times it): no CuPy, no Keras, no file
+    formats, no distributed engines, until a program uses them."""
     fake = tmp_path / "cupy"
     fake.mkdir()
     (fake / "__init__.py").write_text("raise RuntimeError('placeflow imported cupy')\n")
     code = f"""
-    import sys, time
+    import sys
     sys.path.insert(0, {str(tmp_path)!r})
-    start = time.perf_counter()
     import placeflow as tf
-    elapsed = time.perf_counter() - start
     tf.config.list_physical_devices()
     tf.config.list_logical_devices()
-    assert 'cupy' not in sys.modules
-    print(elapsed)
+    heavy = ("cupy", "keras", "h5py", "tqdm", "tensorboardX", "torch", "ray", "threadpoolctl", "scipy")
+    print(sorted(name for name in heavy if name in sys.modules))
     """
-    times = []
-    for _ in range(3):   # the fastest of three fresh processes: the import's cost without the machine's noise
-        out = run_python(code)
-        assert out.returncode == 0, out.stderr
-        times.append(float(out.stdout))
-    assert min(times) < 0.5, times
+    out = run_python(code)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

@@ -71,18 +71,19 @@ def test_prefetch_reuses_its_worker_threads_across_passes():
 
 
 def test_parallel_map_runs_calls_at_once_and_keeps_the_order():
+    import threading
     import time
 
-    slept = [0.0]
+    meet = threading.Barrier(2, timeout=60)   # passes only when two calls run at the same time (the pool has 2+)
 
     def timed(x):
-        time.sleep(0.05)
-        slept[0] += 0.05
+        if int(x) < 2:
+            meet.wait()
+        time.sleep(0.001 * (8 - int(x)))      # later elements finish first: the order is kept anyway
         return x
 
-    start = time.perf_counter()
     out = [int(x) for x in tf.data.Dataset.range(8).map(timed, num_parallel_calls=4)]
-    assert out == list(range(8)) and time.perf_counter() - start < 0.8 * slept[0]
+    assert out == list(range(8))
     unordered = sorted(int(x) for x in tf.data.Dataset.range(8).map(timed, num_parallel_calls=4,
                                                                      deterministic=False))
     assert unordered == list(range(8))

@@ -242,10 +242,8 @@ def test_run_options_timeout_raises_deadline_exceeded_and_the_next_run_waits(mak
         step = v.assign_add(tf.reduce_sum(x))
         sess = tf.compat.v1.Session()
         sess.run(v.initializer)
-        start = time.perf_counter()
         with pytest.raises(tf.errors.DeadlineExceededError, match="Timed out waiting for notification"):
             sess.run(step, options=tf.compat.v1.RunOptions(timeout_in_ms=1))
-        assert time.perf_counter() - start < 1.0
         assert sess.run(v) == 65536.0  # the late step finished before this run (one add of 256 * 256)
         assert sess.run(step, options=tf.compat.v1.RunOptions(timeout_in_ms=60_000)) == 2 * 65536.0
         with pytest.raises(NotImplementedError, match="output_partition_graphs"):

@@ -1,7 +1,13 @@
 """ops: every op declared once (kernels per device type with dtypes, shape rule, gradient, folding, cost)."""
 
+import warnings
+
 from . import (  # noqa: F401  (definitions)
     array, collective, complex, control_flow, conv, debug, graph_nodes, indexing, iterators, linalg, math, nn, random,
     sorting, state, strings,
 )
 from .registry import find_kernel, list_kernels, op_def, registered_ops  # noqa: F401
+
+# TensorFlow's kernels return inf and nan silently (log(0), 1/0, inf - inf); NumPy's warn. The warnings of
+# placeflow's kernels (this package's modules) are silenced, and only theirs: a user's own NumPy still warns.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"placeflow\.ops(\.|$)")
