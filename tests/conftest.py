@@ -1,5 +1,6 @@
 """Shared fixtures: every test gets a fresh process Context with an explicit environment."""
 
+import logging
 import os
 
 import pytest
@@ -13,8 +14,11 @@ NO_CUDA = {"PLACEFLOW_DISABLE_CUDA": "1"}
 @pytest.fixture(autouse=True)
 def _fresh_context():
     reset_context(dict(NO_CUDA))
+    logger = logging.getLogger("placeflow")
+    saved = logger.level, list(logger.handlers), logger.propagate, list(logger.filters), logger.disabled
     yield
     reset_context(dict(NO_CUDA))
+    logger.level, logger.handlers[:], logger.propagate, logger.filters[:], logger.disabled = saved  # any order
 
 
 @pytest.fixture
