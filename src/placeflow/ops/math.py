@@ -123,7 +123,7 @@ def _integer_divisor_checked(fn, truncating=False):
 
 _binary("FloorDiv", _integer_divisor_checked(lambda xp, a, b: xp.floor_divide(a, b)), REAL_NUMBERS)
 _binary("FloorMod", _integer_divisor_checked(lambda xp, a, b: xp.mod(a, b)), REAL_NUMBERS)
-_binary("Pow", lambda xp, a, b: xp.power(a, b), FLOATS | COMPLEX | SIGNED_INTS, _pow_grad)
+_binary("Pow", lambda xp, a, b: xp.power(a, b), FLOATS | COMPLEX | SIGNED_INTS, _pow_grad, ufunc="power")
 _binary("Maximum", lambda xp, a, b: xp.maximum(a, b), REAL_NUMBERS, _maximum_grad, foldable=True, ufunc="maximum")
 _binary("Minimum", lambda xp, a, b: xp.minimum(a, b), REAL_NUMBERS, _minimum_grad, foldable=True, ufunc="minimum")
 _binary("SquaredDifference", lambda xp, a, b: xp.square(a - b), FLOATS | COMPLEX | {d.int32, d.int64},
@@ -136,9 +136,9 @@ _binary("TruncateDiv", _integer_divisor_checked(lambda xp, a, b: _truncate_div(x
 _binary("TruncateMod", _integer_divisor_checked(lambda xp, a, b: xp.fmod(a, b), True), FLOATS | {d.int32, d.int64})
 _binary("LogicalAnd", lambda xp, a, b: xp.logical_and(a, b), {d.bool}, dtype=bool_output)
 _binary("LogicalOr", lambda xp, a, b: xp.logical_or(a, b), {d.bool}, dtype=bool_output)
-_binary("BitwiseAnd", lambda xp, a, b: xp.bitwise_and(a, b), INTS)
-_binary("BitwiseOr", lambda xp, a, b: xp.bitwise_or(a, b), INTS)
-_binary("BitwiseXor", lambda xp, a, b: xp.bitwise_xor(a, b), INTS)
+_binary("BitwiseAnd", lambda xp, a, b: xp.bitwise_and(a, b), INTS, ufunc="bitwise_and")
+_binary("BitwiseOr", lambda xp, a, b: xp.bitwise_or(a, b), INTS, ufunc="bitwise_or")
+_binary("BitwiseXor", lambda xp, a, b: xp.bitwise_xor(a, b), INTS, ufunc="bitwise_xor")
 _binary("LeftShift", _shift(lambda xp: xp.left_shift), INTS)
 _binary("RightShift", _shift(lambda xp: xp.right_shift), INTS)
 
@@ -156,8 +156,9 @@ def _unary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable
 _unary("LogicalNot", lambda xp, a: xp.logical_not(a), {d.bool}, dtype=bool_output)
 _unary("Neg", lambda xp, a: xp.negative(a), FLOATS | COMPLEX | SIGNED_INTS, lambda e, g: [negative(g)], foldable=True,
        ufunc="negative", grad_reads=SHAPES_ONLY)
-_unary("Abs", lambda xp, a: xp.abs(a), FLOATS | SIGNED_INTS, lambda e, g: [g * emit("Sign", (e.inputs[0],))])
-_unary("Sign", lambda xp, a: xp.sign(a), FLOATS | SIGNED_INTS)
+_unary("Abs", lambda xp, a: xp.abs(a), FLOATS | SIGNED_INTS, lambda e, g: [g * emit("Sign", (e.inputs[0],))],
+       ufunc="absolute")
+_unary("Sign", lambda xp, a: xp.sign(a), FLOATS | SIGNED_INTS, ufunc="sign")
 _unary("Square", lambda xp, a: xp.square(a), grad=lambda e, g: [g * 2.0 * e.inputs[0]], foldable=True, ufunc="square",
        grad_reads=INPUTS_ONLY)
 _unary("Exp", lambda xp, a: xp.exp(a), INEXACT, lambda e, g: [g * e.outputs[0]], ufunc="exp",
@@ -174,8 +175,8 @@ define("StopGradient", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, cost=CHEA
 _unary("Floor", lambda xp, a: xp.floor(a), FLOATS, ufunc="floor")   # TensorFlow: no gradient for Floor, Ceil, Round
 _unary("Ceil", lambda xp, a: xp.ceil(a), FLOATS, ufunc="ceil")
 _unary("Round", lambda xp, a: xp.round(a), FLOATS | SIGNED_INTS)   # half to even, as TensorFlow
-_unary("Rint", lambda xp, a: xp.rint(a), FLOATS)
-_unary("Invert", lambda xp, a: xp.invert(a), INTS)
+_unary("Rint", lambda xp, a: xp.rint(a), FLOATS, ufunc="rint")
+_unary("Invert", lambda xp, a: xp.invert(a), INTS, ufunc="invert")
 _unary("Log1p", lambda xp, a: xp.log1p(a), INEXACT, lambda e, g: [g / (1.0 + e.inputs[0])], ufunc="log1p")
 _unary("Expm1", lambda xp, a: xp.expm1(a), INEXACT, lambda e, g: [g * (e.outputs[0] + 1.0)], ufunc="expm1")
 _unary("IsNan", lambda xp, a: xp.isnan(a), FLOATS, dtype=bool_output)
@@ -190,15 +191,20 @@ _unary("Sin", lambda xp, a: xp.sin(a), INEXACT, lambda e, g: [g * emit("Cos", (e
        ufunc="sin")
 _unary("Cos", lambda xp, a: xp.cos(a), INEXACT, lambda e, g: [negative(g) * emit("Sin", (e.inputs[0],))],
        foldable=True, ufunc="cos")
-_unary("Tan", lambda xp, a: xp.tan(a), INEXACT, lambda e, g: [g * (1.0 + e.outputs[0] * e.outputs[0])])
-_unary("Asin", lambda xp, a: xp.arcsin(a), INEXACT, lambda e, g: [g * _one_over_root(e.inputs[0], -1.0)])
-_unary("Acos", lambda xp, a: xp.arccos(a), INEXACT, lambda e, g: [negative(g) * _one_over_root(e.inputs[0], -1.0)])
-_unary("Atan", lambda xp, a: xp.arctan(a), INEXACT, lambda e, g: [g / (1.0 + e.inputs[0] * e.inputs[0])])
-_unary("Sinh", lambda xp, a: xp.sinh(a), INEXACT, lambda e, g: [g * emit("Cosh", (e.inputs[0],))])
-_unary("Cosh", lambda xp, a: xp.cosh(a), INEXACT, lambda e, g: [g * emit("Sinh", (e.inputs[0],))])
-_unary("Asinh", lambda xp, a: xp.arcsinh(a), INEXACT, lambda e, g: [g * _one_over_root(e.inputs[0], 1.0)])
-_unary("Acosh", lambda xp, a: xp.arccosh(a), INEXACT, lambda e, g: [g / emit("Sinh", (e.outputs[0],))])
-_unary("Atanh", lambda xp, a: xp.arctanh(a), INEXACT, lambda e, g: [g / (1.0 - e.inputs[0] * e.inputs[0])])
+_unary("Tan", lambda xp, a: xp.tan(a), INEXACT, lambda e, g: [g * (1.0 + e.outputs[0] * e.outputs[0])], ufunc="tan")
+_unary("Asin", lambda xp, a: xp.arcsin(a), INEXACT, lambda e, g: [g * _one_over_root(e.inputs[0], -1.0)],
+       ufunc="arcsin")
+_unary("Acos", lambda xp, a: xp.arccos(a), INEXACT, lambda e, g: [negative(g) * _one_over_root(e.inputs[0], -1.0)],
+       ufunc="arccos")
+_unary("Atan", lambda xp, a: xp.arctan(a), INEXACT, lambda e, g: [g / (1.0 + e.inputs[0] * e.inputs[0])],
+       ufunc="arctan")
+_unary("Sinh", lambda xp, a: xp.sinh(a), INEXACT, lambda e, g: [g * emit("Cosh", (e.inputs[0],))], ufunc="sinh")
+_unary("Cosh", lambda xp, a: xp.cosh(a), INEXACT, lambda e, g: [g * emit("Sinh", (e.inputs[0],))], ufunc="cosh")
+_unary("Asinh", lambda xp, a: xp.arcsinh(a), INEXACT, lambda e, g: [g * _one_over_root(e.inputs[0], 1.0)],
+       ufunc="arcsinh")
+_unary("Acosh", lambda xp, a: xp.arccosh(a), INEXACT, lambda e, g: [g / emit("Sinh", (e.outputs[0],))], ufunc="arccosh")
+_unary("Atanh", lambda xp, a: xp.arctanh(a), INEXACT, lambda e, g: [g / (1.0 - e.inputs[0] * e.inputs[0])],
+       ufunc="arctanh")
 
 
 def _atan2_grad(e, g):
@@ -207,7 +213,7 @@ def _atan2_grad(e, g):
     return binary(e, scale * x, negative(scale) * y)
 
 
-_binary("Atan2", lambda xp, a, b: xp.arctan2(a, b), FLOATS, _atan2_grad)
+_binary("Atan2", lambda xp, a, b: xp.arctan2(a, b), FLOATS, _atan2_grad, ufunc="arctan2")
 _unary("IsInf", lambda xp, a: xp.isinf(a), FLOATS, dtype=bool_output)
 _unary("IsFinite", lambda xp, a: xp.isfinite(a), FLOATS, dtype=bool_output)
 

@@ -87,7 +87,17 @@ def _log_softmax_grad(e, g):
     return [g - emit("Exp", (e.outputs[0],)) * reduce_sum(g, axis=e.attrs.get("axis", -1), keepdims=True)]
 
 
-@define("Softmax", FLOATS, shape=rules.same, grad=_softmax_grad, grad_reads=((), (0,)))
+def _softmax_into(xp, out, a, axis=-1):
+    """Softmax written into `out` (TF's kernel forwards its input too): the same steps as `_softmax`."""
+    if a.dtype.itemsize < 4:  # computed in float32: no room in `out` for the wide intermediates
+        out[...] = _softmax(xp, a, axis)
+        return out
+    xp.subtract(a, a.max(axis=axis, keepdims=True), out=out)
+    xp.exp(out, out=out)
+    return xp.divide(out, out.sum(axis=axis, keepdims=True), out=out)
+
+
+@define("Softmax", FLOATS, shape=rules.same, grad=_softmax_grad, grad_reads=((), (0,)), forward=_softmax_into)
 def _softmax(xp, a, axis=-1):
     wide = _widened(xp, a)
     shifted = xp.exp(wide - wide.max(axis=axis, keepdims=True))
@@ -99,7 +109,17 @@ def _widened(xp, a):
     return a.astype(xp.float32) if a.dtype.itemsize < 4 else a
 
 
-@define("LogSoftmax", FLOATS, shape=rules.same, grad=_log_softmax_grad, grad_reads=((), (0,)))
+def _log_softmax_into(xp, out, a, axis=-1):
+    """LogSoftmax written into `out`: the same steps as `_log_softmax`."""
+    if a.dtype.itemsize < 4:
+        out[...] = _log_softmax(xp, a, axis)
+        return out
+    xp.subtract(a, a.max(axis=axis, keepdims=True), out=out)
+    return xp.subtract(out, xp.log(xp.exp(out).sum(axis=axis, keepdims=True)), out=out)
+
+
+@define("LogSoftmax", FLOATS, shape=rules.same, grad=_log_softmax_grad, grad_reads=((), (0,)),
+        forward=_log_softmax_into)
 def _log_softmax(xp, a, axis=-1):
     wide = _widened(xp, a)
     shifted = wide - wide.max(axis=axis, keepdims=True)
