@@ -49,6 +49,7 @@ class Lane:
                 fn(*args)
             except BaseException:  # noqa: BLE001 - the work reports its own errors; the lane must live on
                 _log.exception("placeflow: work on lane %s raised outside its step; the lane keeps running", self.name)
+            del fn, args  # an idle worker holds nothing of the step it ran (its values go back to their devices)
 
     def close(self) -> None:
         """Stop this lane's threads once their queued work is done."""

@@ -12,8 +12,9 @@ def _relu_into(xp, out, a):
     return xp.maximum(a, 0, out=out)
 
 
-@define("Relu", REAL_NUMBERS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.inputs[0]))],
-        forward=_relu_into, grad_reads=((0,), ()))
+# The gradient reads the output (relu(x) > 0 exactly where x > 0), as TensorFlow's: the input can die at Relu.
+@define("Relu", REAL_NUMBERS, shape=rules.same, grad=lambda e, g: [emit("ReluGrad", (g, e.outputs[0]))],
+        forward=_relu_into, grad_reads=((), (0,)))
 def _relu(xp, a):
     return xp.maximum(a, 0).astype(a.dtype, copy=False)
 
