@@ -52,12 +52,16 @@ def test_cache_classes_are_eighths_of_a_power_of_two():
         256, 3840, 4096, 4096, 4608, 7680, 1 << 20, 1 << 20]
 
 
-def test_a_freed_chunk_serves_a_slightly_smaller_request_from_the_cache():
+def test_a_freed_chunk_serves_an_equal_request_from_the_cache_and_a_smaller_one_by_best_fit():
     allocator = make()
     first = allocator.allocate(1 << 20)
     allocator.free(first)
-    again = allocator.allocate((1 << 20) - 4096)  # same class: best fit would not split 4 KiB off either
-    assert again is first and again.size == 1 << 20
+    again = allocator.allocate(1 << 20)
+    assert again is first                          # the free-then-allocate pair: a few list operations
+    allocator.free(again)
+    smaller = allocator.allocate((1 << 20) - 4096)  # TF's best fit: the coalesced 2 MiB region, split
+    assert smaller.size == (1 << 20) - 4096 and allocator.in_use == (1 << 20) - 4096
+    check_invariants(allocator)
 
 
 def test_growth_starts_with_a_2_mib_region_and_doubles():

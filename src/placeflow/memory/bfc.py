@@ -3,9 +3,10 @@
 Regions come from a `source` (virtual addresses for a simulated GPU, cudaMalloc'd buffers on
 CUDA). Each region is cut into chunks; free chunks live in 21 size-class bins ordered by
 (size, address). Allocation takes the best fit and splits it. A freed chunk first goes to a
-cache by size class (an eighth of a power of two), so the common free-then-allocate-a-similar-size
-pair costs a few list operations; the cache hands out a chunk less than 1/4 larger than the
-request, which best fit would not have split either. Cached chunks are coalesced with their free
+cache by its exact size, so the common free-then-allocate-the-same-size pair costs a few list
+operations; the cache hands out only a chunk of exactly the (rounded) request, which best fit
+would choose too: the bytes in use stay TensorFlow's (a larger cached chunk would count its slack
+as in use where TF's best fit finds a tighter one). Cached chunks are coalesced with their free
 neighbours when the cache is flushed: on a miss, when the cache grows, and before any question
 about free space is answered.
 
@@ -116,13 +117,8 @@ class BFCAllocator:
         try:
             if self.pending:
                 self._drain()
-            shift = size.bit_length() - 4  # size_class(size), inlined on the hot path
-            key = size if shift <= 8 else size >> shift << shift
-            cached = self._cache.get(key)
-            if cached and cached[-1].size >= size:
-                chunk = cached.pop()
-                self._cached -= 1
-            elif key != size and (cached := self._cache.get(key + (1 << max(key.bit_length() - 4, 8)))):  # all fit
+            cached = self._cache.get(size)
+            if cached:
                 chunk = cached.pop()
                 self._cached -= 1
             else:
@@ -175,11 +171,9 @@ class BFCAllocator:
                 freed += 1
                 size = chunk.size
                 self.in_use -= size
-                shift = size.bit_length() - 4  # size_class(size), inlined on the hot path
-                key = size if shift <= 8 else size >> shift << shift
-                same = cache.get(key)
+                same = cache.get(size)
                 if same is None:
-                    cache[key] = [chunk]
+                    cache[size] = [chunk]
                 else:
                     same.append(chunk)
         finally:
