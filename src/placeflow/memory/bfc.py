@@ -122,6 +122,8 @@ class BFCAllocator:
                 chunk = cached.pop()
                 self._cached -= 1
             else:
+                if self._cached:  # best fit over coalesced chunks, as TF's (which coalesces on every free)
+                    self._flush_cache()
                 chunk = self._take(size) or self._take_after_making_room(size)
                 if chunk is None:
                     return None
