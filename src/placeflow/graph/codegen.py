@@ -22,7 +22,7 @@ import linecache
 import time
 import weakref
 
-from . import liveness
+from . import liveness, schedule
 
 _counter = itertools.count()
 _line_nodes: dict = {}  # generated file name -> {line number: node index}
@@ -35,8 +35,9 @@ def compile_inline(plan, traced: bool = False):
     lines = ["def step(F, R=None):"]
     line_nodes = {}
     names: dict = {}
-    dying = liveness.dying_after(plan, range(len(plan.nodes)))
-    for node in plan.nodes:
+    order = schedule.inline_order(plan)
+    dying = liveness.dying_after(plan, order)
+    for node in (plan.nodes[i] for i in order):
         expr = bind(node, env, names, dying.get(node.index, ()))
         if expr is None:
             continue

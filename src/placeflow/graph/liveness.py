@@ -13,6 +13,8 @@ fetched values live until the step returns them.
 
 from __future__ import annotations
 
+from .schedule import inline_order
+
 NO_VALUE_KINDS = ("const", "noop")
 
 
@@ -79,9 +81,10 @@ def static_peaks(plan, output_bytes) -> dict:
     `output_bytes(node)` gives (memory, bytes) for the nodes to count (None for the others). A node
     that forwards an input made by a counted node of the same memory allocates nothing."""
     nodes = plan.nodes
-    dying = dying_after(plan, range(len(nodes)))
+    order = inline_order(plan)
+    dying = dying_after(plan, order)
     counted, live, peaks = {}, {}, {}
-    for node in nodes:
+    for node in (nodes[i] for i in order):
         entry = output_bytes(node)
         dies = dying.get(node.index, ())
         if entry is not None:

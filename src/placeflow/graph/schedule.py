@@ -1,4 +1,10 @@
-"""The order per-device programs run their nodes in: list scheduling that keeps the GIL uncontended.
+"""The order plans run their nodes in.
+
+`inline_order`: a one-thread step runs a node's newly ready consumers first (depth first), as
+TensorFlow's executor processes the nodes a finished node makes ready; so a gradient's update runs
+as soon as the gradient exists and frees it, instead of every gradient waiting for the last.
+
+`gil_aware_order`: per-device programs, list scheduling that keeps the GIL uncontended.
 
 Threads running host kernels share one interpreter lock. A long BLAS call (a large MatMul) gives
 it up for its whole run, while a stretch of small kernels needs it almost all the time and hands
@@ -18,7 +24,11 @@ which keeps the programs deadlock-free). Reads and writes of one variable keep t
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
+
+from ..ops.debug import SIDE_EFFECT_OPS
 
 PYTHON_US = 4.0              # one kernel call: dispatch and NumPy's own overhead, GIL held
 ELEMENT_US = 0.0004          # elementwise work per element read or written
@@ -30,6 +40,111 @@ NUMPY_CALLS = {"SparseSoftmaxCrossEntropyWithLogits": 8, "SoftmaxCrossEntropyWit
 TRIVIAL_KINDS = frozenset({"send", "recv", "read_var", "deref", "noop"})
 WRITE_KINDS = frozenset({"write_var", "assign_ref"})
 VALUE_KINDS = ("const", "feed")
+ORDERED_TYPES = SIDE_EFFECT_OPS | {"_RemoteCall"}
+
+
+def inline_order(plan) -> list:
+    """Every node index in a topological order of `_dependencies` (inputs, control edges, each variable's
+    accesses in plan order; side effects and random draws in plan order), chosen greedily to keep memory
+    low, as TensorFlow's executor runs whatever a finished node made ready: next is the ready node that
+    frees the most bytes net (its inputs it reads last, less its output unless it forwards one), then the
+    most recently made ready (depth first: a gradient's update right after the gradient), then plan order.
+    Constants and feeds come first."""
+    if plan.order is not None:
+        return plan.order
+    nodes = plan.nodes
+    deps = _dependencies(plan)
+    ordered = [n.index for n in nodes if _keeps_plan_order(n)]
+    for before, after in zip(ordered, ordered[1:]):
+        deps[after].add(before)
+    consumers = [[] for _ in nodes]
+    for index, sources in enumerate(deps):
+        for source in sources:
+            consumers[source].append(index)
+    memory = _MemoryScore(nodes)
+    waiting = [len(d) for d in deps]
+    order = [n.index for n in nodes if n.kind in VALUE_KINDS]
+    ready: list = []
+    stamp = 0
+    for node in nodes:
+        if node.kind not in VALUE_KINDS and not waiting[node.index]:
+            stamp += 1
+            heapq.heappush(ready, (-memory.score(node.index), -stamp, node.index))
+    done = [False] * len(nodes)
+    while ready:
+        key, when, index = heapq.heappop(ready)
+        if done[index]:
+            continue
+        score = memory.score(index)
+        if -score != key:           # inputs' other readers ran meanwhile: re-rank it
+            heapq.heappush(ready, (-score, when, index))
+            continue
+        done[index] = True
+        order.append(index)
+        for affected in memory.ran(index):
+            if not done[affected] and not waiting[affected]:
+                heapq.heappush(ready, (-memory.score(affected), when, affected))
+        for consumer in consumers[index]:
+            waiting[consumer] -= 1
+            if not waiting[consumer]:
+                stamp += 1
+                heapq.heappush(ready, (-memory.score(consumer), -stamp, consumer))
+    plan.order = order
+    return order
+
+
+class _MemoryScore:
+    """Bytes a node frees net if it runs now: the values it reads last (outputs of kernels and copies: fresh
+    buffers; feeds, constants and variable reads free nothing), less its own output unless it may forward."""
+
+    def __init__(self, nodes):
+        self.nodes = nodes
+        self.size = [_output_bytes(n) if n.kind in ("kernel", "recv") else 0 for n in nodes]
+        self.sources = [sorted({s for s, _ in n.inputs}) for n in nodes]
+        self.left = [0] * len(nodes)               # readers of each value not yet run
+        self.readers = [[] for _ in nodes]
+        for node in nodes:
+            for source in self.sources[node.index]:
+                self.left[source] += 1
+                self.readers[source].append(node.index)
+
+    def score(self, index: int) -> int:
+        """Bytes freed minus bytes allocated by running node `index` now."""
+        freed = sum(self.size[s] for s in self.sources[index] if self.left[s] == 1)
+        node = self.nodes[index]
+        if node.forward is not None and any(self.left[node.inputs[p][0]] == 1 and node.inputs[p][1] is None
+                                            and self.size[node.inputs[p][0]] for p in node.forward[1]):
+            return freed
+        return freed - self.size[index]
+
+    def ran(self, index: int) -> list:
+        """Count node `index`'s reads; the other readers whose score that changed."""
+        affected = []
+        for source in self.sources[index]:
+            self.left[source] -= 1
+            if self.left[source] == 1:
+                affected += [r for r in self.readers[source] if r != index]
+        return affected
+
+
+def _output_bytes(node) -> int:
+    """Bytes of a node's outputs from static shapes (0 where unknown)."""
+    if node.op is None:
+        return 0
+    total = 0
+    for tensor in node.op.outputs:
+        shape, dtype = tensor.shape, tensor.dtype
+        if shape is None or None in shape or dtype is None or dtype.numpy_dtype.kind in "OUS":
+            continue
+        total += int(np.prod(shape, dtype=np.int64)) * dtype.numpy_dtype.itemsize
+    return total
+
+
+def _keeps_plan_order(node) -> bool:
+    """Side effects, remote work, stateful ops (iterators, stateful bodies) and draws from a random generator
+    run in plan order among themselves (what they print or draw must not depend on the schedule)."""
+    return node.type in ORDERED_TYPES or "generator" in node.attrs or (
+        node.op is not None and bool(node.op.attrs.get("_stateful")))
 
 
 def gil_aware_order(plan, owner: dict) -> list:
