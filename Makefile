@@ -37,6 +37,7 @@ record-tf:
 	$(TF_VENV)/bin/python tests/conformance/record_tf.py
 	$(TF_VENV)/bin/python tests/runtime/record_tf_error_classes.py
 	$(TF_VENV)/bin/python tests/ops/record_tf_op_dtypes.py
+	$(TF_VENV)/bin/python tests/memory/record_tf_memory.py
 
 # Re-record tests/keras/fixtures (Keras 3's files and numbers) and check that Keras reads placeflow's files.
 record-keras:

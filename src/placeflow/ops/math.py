@@ -405,6 +405,21 @@ def _empty_extremum(xp, a, axis, keepdims, name):
     return xp.full(shape, fill, dtype=a.dtype)
 
 
+def _host_float_mean(a, axis, keepdims):
+    """NumPy's float mean (pairwise sum in the input's dtype, TF's accumulation for halves too, then one
+    division) without np.mean's Python layer, whose warnings (an empty mean, an overflowing sum) no filter
+    on placeflow's kernels can silence: TF returns nan and inf silently."""
+    total = np.add.reduce(a, axis=axis, keepdims=keepdims, dtype=a.dtype)
+    count = np.intp(np.prod([a.shape[i] for i in _axes_of(a, axis)], dtype=np.int64))
+    if isinstance(total, np.ndarray):  # divided as np.mean divides: by an intp, into the sum's dtype
+        return np.true_divide(total, count, out=total, casting="unsafe")
+    return total.dtype.type(total / count)
+
+
+def _axes_of(a, axis):
+    return range(a.ndim) if axis is None else [int(i) % a.ndim for i in np.atleast_1d(axis)]
+
+
 def _reduction(op, name, dtypes, grad, foldable=False, grad_reads=None):
     host = _HOST_REDUCTIONS.get(name)
 
@@ -412,6 +427,8 @@ def _reduction(op, name, dtypes, grad, foldable=False, grad_reads=None):
         reduce = host if host is not None and xp is np else getattr(xp, name)
         if not a.size and name in _EMPTY_IDENTITY:  # TF: the identity of max is the lowest value, of min the highest
             return _empty_extremum(xp, a, axis, keepdims, name)
+        if name == "mean" and a.dtype.kind == "f" and xp is np:
+            return _host_float_mean(a, axis, keepdims)
         if name == "mean" and a.dtype.kind == "f" and a.dtype.itemsize < 4:  # TF accumulates halves as halves
             return xp.mean(a, axis=axis, keepdims=keepdims, dtype=a.dtype)
         result = reduce(a, axis=axis, keepdims=keepdims)
