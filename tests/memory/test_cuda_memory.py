@@ -120,3 +120,54 @@ def test_a_traced_step_writes_variables_on_two_virtual_gpus_through_their_own_po
         assert not _in_region(gpu_allocator(1 - index), v._value)  # never the other device's
         assert v._value.device.id == 0                              # both virtual GPUs are physical GPU 0
     assert experimental.get_memory_info("GPU:1")["current"] >= 1024 * 256 * 4
+
+
+def test_a_traced_chain_on_the_gpu_frees_at_last_use_and_forwards_into_cupy_buffers(real_gpus):
+    import gc
+
+    import numpy as np
+    data = np.random.RandomState(0).rand(1024, 1024).astype(np.float32)   # 4 MiB
+    with tf.device("/GPU:0"):
+        x = tf.constant(data)
+    chain = tf.function(lambda x: tf.nn.relu(tf.tanh(x * 2.0 + 1.0) * 3.0 - 0.5) / 2.0)
+    for _ in range(2):
+        chain(x)
+    gc.collect()
+    before = experimental.get_memory_info("GPU:0")["current"]
+    experimental.reset_memory_stats("GPU:0")
+    out = chain(x)
+    assert experimental.get_memory_info("GPU:0")["peak"] - before == 4 * MIB   # one buffer for six ops
+    expected = np.maximum(np.tanh(data * np.float32(2.0) + np.float32(1.0)) * np.float32(3.0) - np.float32(0.5),
+                          0) / np.float32(2.0)
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-6, atol=1e-6)
+    np.testing.assert_array_equal(x.numpy(), data)                               # the input is never written
+    del out
+    gc.collect()
+    assert experimental.get_memory_info("GPU:0")["current"] == before
+
+
+def test_a_gpu_variable_update_writes_in_place_unless_a_read_is_alive(real_gpus):
+    import numpy as np
+    with tf.device("/GPU:0"):
+        v = tf.Variable(np.ones((1024, 1024), np.float32))
+        delta = tf.ones([1024, 1024])
+    buffer = v._value.data.ptr
+    v.assign_sub(delta)                                    # no read alive: into the variable's own buffer
+    assert v._value.data.ptr == buffer
+    read = v.read_value()
+    v.assign_add(delta * 3.0)                              # a read is alive: copy on write
+    assert v._value.data.ptr != buffer
+    np.testing.assert_array_equal(read.numpy(), np.zeros((1024, 1024), np.float32))
+    np.testing.assert_array_equal(v.numpy(), np.full((1024, 1024), 3.0, np.float32))
+
+
+def test_a_tape_on_the_gpu_keeps_only_what_gradients_read(real_gpus):
+    import numpy as np
+    with tf.device("/GPU:0"):
+        w = tf.Variable(np.full((256, 256), 0.01, np.float32))
+        x = tf.ones([256, 256])
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.nn.relu(tf.matmul(x, w) + 1.0) * 2.0)
+        grad = tape.gradient(loss, w)
+    np.testing.assert_allclose(grad.numpy(), np.full((256, 256), 512.0, np.float32))
+    assert grad.device.endswith("GPU:0")
