@@ -1,7 +1,7 @@
 """Public namespaces that TensorFlow puts in a lower layer but whose functions live higher up.
 
-`tf.config.experimental` is the config layer's module, yet `list_kernels` belongs to ops and the
-memory queries to runtime; `tf.experimental.memory_summary` is a tools view. The facade adds them
+`tf.config.experimental` is the config layer's module, yet `list_kernels` belongs to ops, the
+placer choice to placement and the memory queries to runtime; `tf.experimental.memory_summary` is a tools view. The facade adds them
 here, so the layers themselves never import upward.
 """
 
@@ -16,10 +16,12 @@ from .config import experimental as _config_experimental
 from .api.math_ops import cast, saturate_cast
 from .framework import dtypes as _dtypes
 from .ops.registry import list_kernels
+from .placement.placers import get_placer, set_placer
 from .runtime import memory_queries
 from .tools.memory_view import memory_summary
 
 _config_experimental.list_kernels = list_kernels
+_config_experimental.set_placer, _config_experimental.get_placer = set_placer, get_placer
 _dtypes.cast, _dtypes.saturate_cast = cast, saturate_cast
 for _name in ("get_memory_info", "get_memory_usage", "memory_stats", "release_unused_memory", "reset_memory_stats"):
     setattr(_config_experimental, _name, getattr(memory_queries, _name))

@@ -47,6 +47,7 @@ class Context:
         self._intra_op_threads = 0
         self.soft_device_placement = True
         self.strict_placement = False
+        self.placer = "simple"  # which placer places graphs (placement/placers.py)
         self.device_policy = "silent"  # implicit eager copies: silent, warn, explicit, silent_for_int32
         self.log_device_placement = False
         self.synchronous_execution = True

@@ -20,7 +20,7 @@ from ..framework import graph_mode, nest
 from ..runtime import registry
 from ..runtime.transfer import to_host
 from ..ops.debug import SIDE_EFFECT_OPS
-from . import executor
+from . import pipeline
 from .build import as_graph_tensor
 from .function import ConcreteFunction, FuncGraph
 from .graph import Tensor
@@ -91,11 +91,11 @@ class Body:
     def __call__(self, *arrays) -> tuple:
         function = self._function
         plan = function._plan
-        if plan is None or function._lanes is not None:  # first call (builds the plan), or a parallel plan
+        if plan is None or plan.parallel:  # first call (builds the plan), or a parallel plan
             host = _host_device()
             outputs = function.call_flat([EagerTensor(a, host) for a in arrays])
             return tuple(np.asarray(leaf.numpy()) for leaf in nest.flatten(outputs, True))  # 0-d stays an array
-        values = executor.run(plan, list(arrays))  # a loop body runs many times: straight to its plan
+        values = pipeline.run(plan, list(arrays), 0, 0)  # a loop body runs many times: straight to its plan
         return tuple(np.array(to_host(v), copy=True) for v in values)
 
     @property

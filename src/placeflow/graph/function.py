@@ -24,10 +24,10 @@ from ..framework import graph_mode, nest
 from ..framework.device_spec import DeviceSpec
 from ..ops.debug import SIDE_EFFECT_OPS
 from ..framework.tensor_spec import TensorSpec
-from ..placement import graph_placer, policy
+from ..placement import policy
 from ..placement.scope import current as current_scope
 from ..runtime import registry
-from . import executor, intra_op, lanes, partition, step_stats
+from . import pipeline, step_stats
 from .graph import VALID_OP_NAME, Graph, Tensor
 
 _ids = itertools.count(1)
@@ -61,8 +61,6 @@ class ConcreteFunction:
         self.structured_outputs = outputs_structure
         self._leaves = output_leaves
         self._plan = None
-        self._lanes = None
-        self._host_threads = 0
         self._build_lock = threading.Lock()
         self._ran_on = None
         self.function_name = f"__inference_{name}_{next(_ids)}"
@@ -70,20 +68,16 @@ class ConcreteFunction:
     def _build(self, ctx) -> None:
         """Place the graph, prune it to its outputs and stateful ops, and compile its plan (first call)."""
         reasons: dict = {}
-        placed = graph_placer.place(self.graph.get_operations(), {}, ctx, ctx.soft_device_placement,
-                                    ctx.log_device_placement, reasons)
+        placed = pipeline.place(self.graph.get_operations(), {}, ctx, ctx.soft_device_placement,
+                                ctx.log_device_placement, reasons)
         fetch_tensors = [leaf for leaf in self._leaves if isinstance(leaf, Tensor)]
         stateful = [op for op in self.graph.get_operations()
                     if (op.resource is not None and op.type != "ReadVariableOp") or op.type in SIDE_EFFECT_OPS
                     or op.attrs.get("_stateful")]
-        ops = partition.needed_ops([t.op for t in fetch_tensors] + stateful, set())
-        self._plan = partition.build_plan(ops, placed, fetch_tensors, self.inputs, reasons=reasons)
-        used = {n.device.name: n.device for n in self._plan.nodes if n.kind not in ("const", "feed", "send")}
+        plan = pipeline.plan(fetch_tensors, self.inputs, placed, targets=stateful, reasons=reasons)
+        used = {n.device.name: n.device for n in plan.nodes if n.kind not in ("const", "feed", "send")}
         self._ran_on = next(iter(used.values())) if len(used) == 1 else registry.devices(ctx)[0]
-        if self._plan.parallel:
-            devices = list({n.device.name: n.device for n in self._plan.nodes}.values())
-            self._lanes = lanes.lanes_for(devices, ctx.threads("inter"))
-            self._host_threads = lanes.worker_budget(ctx.threads("inter"))
+        self._plan = plan
 
     @property
     def structured_input_signature(self):
@@ -118,11 +112,7 @@ class ConcreteFunction:
                 if self._plan is None:
                     self._build(ctx)
         plan = self._plan
-        if self._lanes is None:
-            values = self._run(plan, tensors)
-        else:  # concurrent heavy kernels share the cores: BLAS threads = cores // how many run at once
-            with intra_op.limited_for(plan.width, ctx.threads("intra")):
-                values = self._run(plan, tensors)
+        values = self._run(plan, tensors, ctx)
         if ctx.log_device_placement:
             placement_logger.info("Executing op %s in device %s", self.function_name, self._call_device(ctx).name)
         results = iter([EagerTensor(plan.nodes[i].device.charge(v), plan.nodes[i].device)
@@ -141,12 +131,13 @@ class ConcreteFunction:
                 return found[0]
         return self._ran_on
 
-    def _run(self, plan, tensors) -> list:
+    def _run(self, plan, tensors, ctx) -> list:
+        feeds = [t._value for t in tensors]
         if not step_stats.function_step_listeners:
-            return executor.run(plan, [t._value for t in tensors], self._lanes, None, self._host_threads)
+            return pipeline.run(plan, feeds, ctx.threads("inter"), ctx.threads("intra"))
         stats = step_stats.StepStats()
         collector = step_stats.StepStatsCollector(stats)
-        values = executor.run(plan, [t._value for t in tensors], self._lanes, collector, self._host_threads)
+        values = pipeline.run(plan, feeds, ctx.threads("inter"), ctx.threads("intra"), collector)
         for listener in list(step_stats.function_step_listeners):
             listener(stats)
         return values

@@ -18,8 +18,7 @@ from ..config.placement_log import ensure_handler, logger as placement_logger
 from ..runtime import kernel_errors, registry
 from ..runtime.transfer import to_host
 from ..framework import errors, nest
-from ..placement import graph_placer
-from . import executor, intra_op, lanes, partition
+from . import intra_op, pipeline
 from .graph import Operation, Tensor, get_default_graph
 from .state import VariableStore
 from .step_stats import RunMetadata, StepStatsCollector
@@ -147,12 +146,10 @@ class Session:
             return plan
         with self._lock:
             if self._placed_version != self._graph.version:
-                graph_placer.place(self._graph.get_operations(), self._placed, self._ctx, self._soft, self._log,
-                                   self._reasons)
+                pipeline.place(self._graph.get_operations(), self._placed, self._ctx, self._soft, self._log,
+                               self._reasons)
                 self._placed_version = self._graph.version
-            fetch_ops = [e.op if isinstance(e, Tensor) else e for e in elements]
-            ops = partition.needed_ops(fetch_ops, {t.op for t in feeds})
-            plan = partition.build_plan(ops, self._placed, elements, feeds, self._store, self._reasons)
+            plan = pipeline.plan(elements, feeds, self._placed, store=self._store, reasons=self._reasons)
             self._plans[key] = plan
         return plan
 
@@ -186,16 +183,9 @@ class Session:
             late.join()
 
     def _execute(self, plan, feed_values, collector):
-        configured = self._config.inter_op_parallelism_threads or self._ctx.threads("inter")
-        if not plan.parallel or configured < 0:
-            if configured < 0 and plan.parallel:
-                plan.parallel = False  # TensorFlow: a negative count runs every op in the caller's thread
-            return executor.run(plan, feed_values, None, collector)
-        devices = list({n.device.name: n.device for n in plan.nodes}.values())
-        pools = lanes.lanes_for(devices, configured, self._own_lanes)
+        inter = self._config.inter_op_parallelism_threads or self._ctx.threads("inter")
         intra = self._config.intra_op_parallelism_threads or self._ctx.threads("intra")
-        with intra_op.limited_for(plan.width, intra):
-            return executor.run(plan, feed_values, pools, collector, lanes.worker_budget(configured))
+        return pipeline.run(plan, feed_values, inter, intra, collector, self._own_lanes)
 
 
 def _checked_options(options) -> int:

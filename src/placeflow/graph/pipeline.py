@@ -1,0 +1,42 @@
+"""The graph pipeline, one owner for Session steps, `function` traces and control-flow bodies:
+
+    place   every op on a device (the current placer: placement/placers.py; TensorFlow's by default)
+    prune   to the ops the fetches and the stateful ops need, stopping at fed tensors
+    plan    nodes in order, constants folded, cross-device copies, remote segments (partition.py)
+    order   and liveness, when a runner compiles the plan (schedule.py, liveness.py)
+    run     inline, per-device programs or the dataflow runner, on the devices' lanes (executor.py)
+
+Session, ConcreteFunction and loop or branch bodies call these three functions and nothing below them.
+"""
+
+from __future__ import annotations
+
+from ..placement import placers
+from . import executor, intra_op, lanes, partition
+from .graph import Tensor
+
+
+def place(operations, placed: dict, ctx, soft: bool, log_placement: bool, reasons: dict | None = None) -> dict:
+    """Assign a device to every operation not in `placed` (kept across calls); `reasons` gets the placer's
+    reason per op for the placement report."""
+    return placers.place(operations, placed, ctx, soft, log_placement, reasons)
+
+
+def plan(fetches, feeds, placed: dict, targets=(), store=None, reasons=None):
+    """The Plan computing `fetches` (tensors or operations) and running `targets` (operations) from `feeds`."""
+    fetch_ops = [f.op if isinstance(f, Tensor) else f for f in fetches] + list(targets)
+    operations = partition.needed_ops(fetch_ops, {t.op for t in feeds})
+    return partition.build_plan(operations, placed, fetches, feeds, store, reasons)
+
+
+def run(plan, feed_values, inter_threads: int, intra_threads: int, collector=None, own_lanes=None) -> list:
+    """One step of `plan`: in the caller's thread when it has no parallel work (or `inter_threads` < 0, as
+    TensorFlow's negative inter-op count), else on the devices' lanes with BLAS threads shared out."""
+    if not plan.parallel or inter_threads < 0:
+        if inter_threads < 0 and plan.parallel:
+            plan.parallel = False
+        return executor.run(plan, feed_values, None, collector)
+    devices = list({n.device.name: n.device for n in plan.nodes}.values())
+    pools = lanes.lanes_for(devices, inter_threads, own_lanes)
+    with intra_op.limited_for(plan.width, intra_threads):
+        return executor.run(plan, feed_values, pools, collector, lanes.worker_budget(inter_threads))
