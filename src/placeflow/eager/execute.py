@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from ..config import context as context_module
 from ..config.placement_log import logger as placement_logger
-from ..framework import errors, graph_mode
-from ..ops import emit
+from ..framework import errors, graph_mode, interpreter
 from ..placement import policy, report
 from ..placement.scope import current as current_scope
 from ..placement.scope import resolve
@@ -38,7 +37,7 @@ def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
     """Run `op` eagerly on the device placement chooses; returns an EagerTensor (or a list)."""
     graph = _current_graph.get()
     if (graph is not None or graph_mode.process_default is not None) and graph is not graph_mode.EAGER:
-        outputs = graph_mode.build(graph or graph_mode.process_default, op, inputs, dtype, attrs, resource, name)
+        outputs = (graph or graph_mode.process_default).run_op(op, inputs, dtype, attrs, resource, name)
         if tape.active_count:
             tape.record(op, attrs, inputs, outputs)
         return outputs
@@ -129,4 +128,12 @@ def _check_copy_policy(ctx, value, src, device, op, index) -> None:
         f"copied explicitly using: `with tf.device(device_name): x = tf.identity(x)` [Op:{op}]\nplaceflow: {fix}"))
 
 
-emit.install(execute)  # gradient rules in op definitions build their ops through this dispatcher
+class EagerInterpreter(interpreter.Interpreter):
+    """Ops run now (framework/interpreter.py): gradient rules in op definitions build their ops through it."""
+
+    def run_op(self, op, inputs, dtype, attrs=None, resource=None, name=None):
+        """`execute`: place, copy the inputs, run the kernel."""
+        return execute(op, inputs, dtype, attrs, resource, name)
+
+
+interpreter.eager = EagerInterpreter()

@@ -34,7 +34,7 @@ class Variable:
                 return _create_through(creators, len(creators) - 1, _as_kwargs(args, kwargs))
             graph = graph_mode.active()
             if graph is not None:
-                return graph_mode.variable_hooks.make(graph, *args, **kwargs)
+                return graph.make_variable(*args, **kwargs)
         return super().__new__(cls)
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
@@ -60,7 +60,7 @@ class Variable:
     def _as_tensor(self) -> EagerTensor:
         graph = graph_mode.active()
         if graph is not None:  # traced by placeflow.function: read the value when the graph runs
-            tensor = graph_mode.variable_hooks.read(graph, self)
+            tensor = graph.read_variable(self)
         else:
             tensor = execute("ReadVariableOp", (EagerTensor(current_value(self), self._device),), self.dtype,
                              resource=self._device, name=self._name)
@@ -86,7 +86,7 @@ class Variable:
     def _update(self, op: str, value, read_value: bool, attrs=None):
         graph = graph_mode.active()
         if graph is not None:
-            return graph_mode.variable_hooks.update(graph, self, op, value, read_value, attrs)
+            return graph.update_variable(self, op, value, read_value, attrs)
         value = value._as_tensor() if isinstance(value, Variable) else value
         tensor = value if isinstance(value, EagerTensor) else convert_to_tensor(value, dtype=self.dtype)
         error = update_error(self, tensor, op)

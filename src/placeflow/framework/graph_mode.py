@@ -1,7 +1,7 @@
 """Whether ops run now or are recorded into a graph: the thread's current graph.
 
-The graph layer installs `build` (record one op) and `variable_hooks`; the eager dispatcher
-checks `current` (one ContextVar read) and hands the op over when a graph is being built.
+The eager dispatcher checks `current` (one ContextVar read) and hands the op to the graph (an
+interpreter: framework/interpreter.py) when one is being built.
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ import contextvars
 
 current = contextvars.ContextVar("placeflow_graph", default=None)
 process_default = None   # the global default graph after compat.v1.disable_eager_execution()
-build = None             # build(graph, op, inputs, dtype, attrs, resource, name) -> symbolic tensor(s)
-variable_hooks = None    # object with make(graph, *args, **kwargs), read(graph, var), update(graph, var, op, value)
 
 
 EAGER = object()          # `current` set to this: this thread runs ops eagerly even under a process default graph

@@ -1,6 +1,2 @@
 """graph: compat.v1 Graph and Session, the placer, partitioning, the parallel executor, and `function`."""
 
-from . import build, variables
-
-build.install()
-variables.install()

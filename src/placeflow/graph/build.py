@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..eager.tensor import EagerTensor
-from ..framework import dtypes, graph_mode
+from ..framework import dtypes
 from ..ops import shape_rules
 from ..ops.registry import op_def
 from .graph import Tensor
@@ -58,7 +58,3 @@ def as_graph_tensor(graph, value, dtype=None) -> Tensor:
         array = array.astype(dtype.numpy_dtype)
     return constant(graph, array, dtypes.as_dtype(array.dtype))
 
-
-def install() -> None:
-    """Make the eager dispatcher record ops into the active graph."""
-    graph_mode.build = build

@@ -8,6 +8,7 @@ import threading
 
 from ..eager.tensor import TensorRef
 from ..framework import errors, graph_mode
+from ..framework.interpreter import Interpreter
 from ..framework.tensor_shape import TensorShape
 from ..placement import device_scope
 from ..ops.debug import SIDE_EFFECT_OPS
@@ -171,8 +172,9 @@ class Operation:
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
 
-class Graph:
-    """A dataflow graph. Ops built under `as_default()` are recorded here instead of running."""
+class Graph(Interpreter):
+    """A dataflow graph. Ops built under `as_default()` are recorded here instead of running: the graph is
+    the interpreter of its thread while it is the default (framework/interpreter.py)."""
 
     is_function_graph = False   # FuncGraph: the graph a function traces into
 
@@ -186,6 +188,27 @@ class Graph:
         self._finalized = False
         self._last_side_effect = None  # the last print or assertion: the next one runs after it
         self.version = 0
+
+    # -- the interpreter of ops made while this graph is the default -------------------------------
+    def run_op(self, op, inputs, dtype, attrs=None, resource=None, name=None):
+        """Record `op` as a node of this graph (shapes and dtypes checked); its symbolic output(s)."""
+        from .build import build
+        return build(self, op, inputs, dtype, attrs, resource, name)
+
+    def make_variable(self, *args, **kwargs):
+        """placeflow.Variable(...) here: a TF1 ref variable, or an eager variable lifted out of a trace."""
+        from .variables import make_variable
+        return make_variable(self, *args, **kwargs)
+
+    def read_variable(self, variable):
+        """A ReadVariableOp of eager `variable`, run when the graph runs."""
+        from .variables import read_variable
+        return read_variable(self, variable)
+
+    def update_variable(self, variable, op, value, read_value, attrs=None):
+        """An Assign*VariableOp of eager `variable`, run when the graph runs (then a read, if asked)."""
+        from .variables import update_variable
+        return update_variable(self, variable, op, value, read_value, attrs)
 
     # -- default graph ------------------------------------------------------------------------
     @contextlib.contextmanager

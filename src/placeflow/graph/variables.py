@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..framework import graph_mode
 from .graph import Tensor
 
 GLOBAL_VARIABLES = "variables"
@@ -147,38 +146,37 @@ class RefVariable:
         return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
 
 
-class _EagerVariableHooks:
-    """How graphs treat variables: ref variables in compat.v1 graphs; traced reads/updates of eager ones."""
+# How graphs treat variables (Graph's interpreter methods): ref variables in compat.v1 graphs, traced reads
+# and updates of eager ones.
 
-    @staticmethod
-    def make(graph, *args, **kwargs):
-        """placeflow.Variable(...) while `graph` is built: a ref variable, or lifted out of a trace."""
-        if getattr(graph, "is_function_graph", False):
-            return graph.lift_variable(*args, **kwargs)
-        return RefVariable(graph, *args, **kwargs)
+def make_variable(graph, *args, **kwargs):
+    """placeflow.Variable(...) while `graph` is built: a ref variable, or lifted out of a trace."""
+    if getattr(graph, "is_function_graph", False):
+        return graph.lift_variable(*args, **kwargs)
+    return RefVariable(graph, *args, **kwargs)
 
-    @staticmethod
-    def read(graph, var):
-        """A ReadVariableOp reading eager `var` when the graph runs."""
-        op = graph.create_op("ReadVariableOp", [], {"_pinned_device": var.device}, var.dtype, None,
-                             [(var.dtype, tuple(var.shape))], resource=var)
-        order_stateful(graph, var, op, write=False)
-        return op.outputs[0]
 
-    @staticmethod
-    def update(graph, var, op_type, value, read_value, attrs=None):
-        """An Assign*VariableOp updating eager `var` when the graph runs (then a read, if asked)."""
-        from ..eager.convert import convert_to_tensor
-        from ..eager.variables import Variable, update_error
-        value = value._as_tensor() if isinstance(value, Variable) else value
-        tensor = convert_to_tensor(value, dtype=var.dtype)
-        error = update_error(var, tensor, op_type)
-        if error is not None:
-            raise error
-        op = graph.create_op(op_type, [tensor], dict(attrs or {}, _pinned_device=var.device), var.dtype, None, [],
-                             resource=var)
-        order_stateful(graph, var, op, write=True)
-        return _EagerVariableHooks.read(graph, var) if read_value else op
+def read_variable(graph, var):
+    """A ReadVariableOp reading eager `var` when the graph runs."""
+    op = graph.create_op("ReadVariableOp", [], {"_pinned_device": var.device}, var.dtype, None,
+                         [(var.dtype, tuple(var.shape))], resource=var)
+    order_stateful(graph, var, op, write=False)
+    return op.outputs[0]
+
+
+def update_variable(graph, var, op_type, value, read_value, attrs=None):
+    """An Assign*VariableOp updating eager `var` when the graph runs (then a read, if asked)."""
+    from ..eager.convert import convert_to_tensor
+    from ..eager.variables import Variable, update_error
+    value = value._as_tensor() if isinstance(value, Variable) else value
+    tensor = convert_to_tensor(value, dtype=var.dtype)
+    error = update_error(var, tensor, op_type)
+    if error is not None:
+        raise error
+    op = graph.create_op(op_type, [tensor], dict(attrs or {}, _pinned_device=var.device), var.dtype, None, [],
+                         resource=var)
+    order_stateful(graph, var, op, write=True)
+    return read_variable(graph, var) if read_value else op
 
 
 def order_stateful(graph, var, op, write: bool) -> None:
@@ -214,8 +212,4 @@ def global_variables_initializer():
     """One op that initializes every variable of the default graph (run it first)."""
     return variables_initializer(global_variables())
 
-
-def install() -> None:
-    """Make placeflow.Variable build graph variables while a graph is the default."""
-    graph_mode.variable_hooks = _EagerVariableHooks
 

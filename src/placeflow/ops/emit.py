@@ -1,28 +1,22 @@
-"""How gradient rules build ops: `emit` runs an op now or records it into the graph being traced.
+"""How gradient rules build ops: `emit` runs an op in the current interpreter (framework/interpreter.py):
+now, or recorded into the graph being traced.
 
-The eager layer installs the dispatcher (`install`), so op definitions, which live below it, can
-state their gradients in terms of other ops. The helpers here are the few compositions those
-rules share; inputs are tensors (Python numbers only through tensor operators).
+So op definitions, which live below the eager and graph layers, can state their gradients in terms
+of other ops. The helpers here are the few compositions those rules share; inputs are tensors
+(Python numbers only through tensor operators).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-_dispatch = None   # dispatch(op, inputs, dtype, attrs) -> tensor or list; set by the eager layer
-
-
-def install(dispatch) -> None:
-    """Called once by the eager layer with its op dispatcher."""
-    global _dispatch
-    _dispatch = dispatch
-
+from ..framework import interpreter
 
 def emit(op: str, inputs, dtype=None, attrs=None):
     """Run (or record) `op` on `inputs`; `dtype` defaults to the first input's (a select's: its values')."""
     if dtype is None:
         dtype = inputs[1].dtype if op in ("SelectV2", "Select") else inputs[0].dtype
-    return _dispatch(op, tuple(inputs), dtype, attrs)
+    return interpreter.current().run_op(op, tuple(inputs), dtype, attrs)
 
 
 def shape_of(value) -> tuple:
