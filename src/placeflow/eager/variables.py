@@ -93,10 +93,13 @@ class Variable:
         if error is not None:
             raise error
         with update_lock(self):  # read, compute and store as one step: concurrent assign_adds all count
-            with writing(self, op, tensor._value) as in_place:
+            try:
+                in_place = begin_write(self, op, tensor._value)
                 result = execute(op, (EagerTensor(self._value, self._device), tensor), self.dtype,
                                  dict(attrs or {}, _in_place=True) if in_place else attrs,
                                  resource=self._device, name=self._name)
+            finally:
+                end_write(self)
             self._value = result._value
         return self._as_tensor() if read_value else self
 
@@ -176,7 +179,7 @@ IN_PLACE_UPDATES = frozenset({"AssignAddVariableOp", "AssignSubVariableOp", "Res
 
 def current_value(variable):
     """The variable's array for a reader: never one an in-place update is half way through writing (the
-    reader then waits for the update; see `writing`)."""
+    reader then waits for the update; see `begin_write`)."""
     value = variable._value
     if variable._writing:
         with update_lock(variable):
@@ -184,23 +187,23 @@ def current_value(variable):
     return value
 
 
-@contextlib.contextmanager
-def writing(variable, op: str, delta):
-    """Around an update (its update lock held): yields whether `op` may write into the variable's own
-    buffer, TensorFlow's copy-on-write rule: only when no read of it is still alive anywhere and `delta`
-    keeps its shape. The flag goes up before the check, so a reader that starts later waits
-    (`current_value`) and one that started earlier holds a reference, which makes the update copy."""
+def begin_write(variable, op: str, delta) -> bool:
+    """Before an update (its update lock held): whether `op` may write into the variable's own buffer,
+    TensorFlow's copy-on-write rule: only when no read of it is alive anywhere and `delta` keeps its shape.
+    The flag goes up before the check, so a reader that starts later waits (`current_value`) and one that
+    started earlier holds a reference, which makes the update copy. Pair it with `end_write`."""
     if op not in IN_PLACE_UPDATES:
-        yield False
-        return
+        return False
     variable._writing = True
-    try:
-        old = variable._value
-        same_shape = getattr(delta, "shape", None) == old.shape or getattr(delta, "ndim", 1) == 0
-        del old
-        yield same_shape and value_held_only_by(variable)
-    finally:
-        variable._writing = False
+    old = variable._value
+    same_shape = getattr(delta, "shape", None) == old.shape or getattr(delta, "ndim", 1) == 0
+    del old
+    return same_shape and value_held_only_by(variable)
+
+
+def end_write(variable) -> None:
+    """After an update (in a `finally`): readers no longer wait."""
+    variable._writing = False
 
 
 def update_lock(variable) -> threading.Lock:

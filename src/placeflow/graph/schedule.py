@@ -40,6 +40,7 @@ NUMPY_CALLS = {"SparseSoftmaxCrossEntropyWithLogits": 8, "SoftmaxCrossEntropyWit
 TRIVIAL_KINDS = frozenset({"send", "recv", "read_var", "deref", "noop"})
 WRITE_KINDS = frozenset({"write_var", "assign_ref"})
 VALUE_KINDS = ("const", "feed")
+DEFERRED = -(1 << 62)                  # inline_order's rank of work that should wait while other work is ready
 ORDERED_TYPES = SIDE_EFFECT_OPS | {"_RemoteCall"}
 
 
@@ -95,7 +96,9 @@ def inline_order(plan) -> list:
 
 class _MemoryScore:
     """Bytes a node frees net if it runs now: the values it reads last (outputs of kernels and copies: fresh
-    buffers; feeds, constants and variable reads free nothing), less its own output unless it may forward."""
+    buffers; feeds, constants and variable reads free nothing), less its own output unless it may forward.
+    A variable update while a read of the variable is still to be used would copy the variable (copy on
+    write): it waits until nothing else is ready."""
 
     def __init__(self, nodes):
         self.nodes = nodes
@@ -103,15 +106,24 @@ class _MemoryScore:
         self.sources = [sorted({s for s, _ in n.inputs}) for n in nodes]
         self.left = [0] * len(nodes)               # readers of each value not yet run
         self.readers = [[] for _ in nodes]
+        self.reads_of: dict = {}                   # id(variable) -> its read nodes
         for node in nodes:
             for source in self.sources[node.index]:
                 self.left[source] += 1
                 self.readers[source].append(node.index)
+            variable = node.resource if node.resource is not None else node.ref
+            if variable is not None and node.kind in ("read_var", "deref"):
+                self.reads_of.setdefault(id(variable), []).append(node.index)
 
     def score(self, index: int) -> int:
         """Bytes freed minus bytes allocated by running node `index` now."""
         freed = sum(self.size[s] for s in self.sources[index] if self.left[s] == 1)
         node = self.nodes[index]
+        if node.kind in WRITE_KINDS:
+            variable = node.resource if node.resource is not None else node.ref
+            if any(self.left[r] for r in self.reads_of.get(id(variable), ())):
+                return DEFERRED  # a read still to be used: wait for it, then write in place instead of copying
+            return freed
         if node.forward is not None and any(self.left[node.inputs[p][0]] == 1 and node.inputs[p][1] is None
                                             and self.size[node.inputs[p][0]] for p in node.forward[1]):
             return freed

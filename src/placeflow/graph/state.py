@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 
-from ..eager.variables import current_value, update_lock, writing
+from ..eager.variables import begin_write, current_value, end_write, update_lock
 from ..framework import errors
 from ..runtime.forwarding import item_held_only_by
 
@@ -103,7 +103,10 @@ def write_variable(op_type: str, var, kernel, attrs: dict, value) -> None:
     charges the new value to the device); the variable changes only when the kernel succeeded. With no
     read of the variable alive (`writing`), an update writes into the variable's own buffer."""
     with update_lock(var):
-        with writing(var, op_type, value) as in_place:
+        try:
+            in_place = begin_write(var, op_type, value)
             result = var._device.run(op_type, kernel.fn, (var._value, value), dict(attrs, _in_place=True)
                                      if in_place else attrs, var.name)
+        finally:
+            end_write(var)
         var._value = result
