@@ -96,7 +96,10 @@ class Body:
             outputs = function.call_flat([EagerTensor(a, host) for a in arrays])
             return tuple(np.asarray(leaf.numpy()) for leaf in nest.flatten(outputs, True))  # 0-d stays an array
         values = pipeline.run(plan, list(arrays), 0, 0)  # a loop body runs many times: straight to its plan
-        return tuple(np.array(to_host(v), copy=True) for v in values)
+        on_host = [plan.nodes[i].device.device_type == "CPU" for i, _ in plan.fetches]
+        # a host value is passed on as it is (nothing writes a buffer that is held); another device's is copied
+        # to the host, as a transfer does (a simulated GPU's array would otherwise stay charged to the GPU)
+        return tuple(np.asarray(v) if host else np.array(to_host(v), copy=True) for v, host in zip(values, on_host))
 
     @property
     def stateful(self) -> bool:
