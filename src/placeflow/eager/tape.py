@@ -23,6 +23,7 @@ import numpy as np
 from ..framework.nest import flatten, pack_as
 from ..ops.registry import NOT_DIFFERENTIABLE, differentiable_ops, op_def
 from ..placement import scope as scope_module
+from .tensor import EagerTensor
 
 _local = threading.local()
 active_count = 0          # tapes recording anywhere in the process; the dispatcher checks this first
@@ -90,7 +91,7 @@ def _stand_in(tensor):
     with device.activate():
         xp = device.xp
         zero = xp.broadcast_to(xp.zeros((), dtype=value.dtype), value.shape)
-    return tensor.__class__(zero, device)
+    return EagerTensor(zero, device)
 
 
 def _reference(tensor):
