@@ -2,9 +2,9 @@
 record_tf_memory.py with TF_CPU_ALLOCATOR_USE_BFC=true): placeflow's simulated GPU:0 against TF's CPU:0.
 
 - Every program: nothing of the step is left once its result is dropped (TF: nothing), and the peak is at
-  most TF's + 5%.
-- The others: the peak within 5% of TF's median, both ways (TF's own runs of the Adam step differ by up to
-  44%, of attention by 6%: see the `_runs` lists in the recording).
+  most TF's median + 5%.
+- The others: the peak within 5% of TF's, both ways, against the range of TF's own five runs (they differ
+  by up to 44% for the Adam step, 11% for the TF1 step, 6% for attention: the `_runs` lists).
 - Where placeflow's peak is lower than TF's by more than 5%, the reason is named below: placeflow's inline
   step runs in a memory-aware order (graph/schedule.py inline_order) where TF's executor runs whatever is
   ready on its threads (its runs of these programs differ by up to 30%), or TF's kernels take scratch from
@@ -31,8 +31,6 @@ LOWER_THAN_TF = {
                       "18.0 MiB, as its threads take the ready ops)",
     "mlp_train_step_function": "a parallel plan (the dataflow runner): values dropped after their last reader "
                                "as TF's executor does, in another order than TF's threads took",
-    "session_train_step": "each variable's update runs right after its gradient, which frees it before the next "
-                          "layer's gradient is made (TF's runs: 76.0 to 84.0 MiB)",
 }
 SINGLE_DEVICE = sorted(name for name in memory_programs.PROGRAMS if name != "mirrored_step")
 
@@ -50,13 +48,14 @@ def test_peak_is_at_most_tensorflows_and_nothing_is_left(make_context, name):
     peak, tf_peak = figures["peak_above_resident"], theirs["peak_above_resident"]
     assert peak <= tf_peak * (1 + TOLERANCE), (figures, theirs)
     if name not in LOWER_THAN_TF:  # (a parallel plan's order, and so its peak, can vary from run to run)
-        assert peak >= tf_peak * (1 - TOLERANCE), (figures, theirs)
+        runs = theirs["peak_above_resident_runs"]
+        assert min(runs) * (1 - TOLERANCE) <= peak <= max(runs) * (1 + TOLERANCE), (figures, theirs)
 
 
 def test_the_suite_covers_twelve_programs_and_matches_tensorflow_on_the_stable_ones():
     assert len(memory_programs.PROGRAMS) >= 12 and set(RECORDED) >= set(memory_programs.PROGRAMS)
     within = [name for name in SINGLE_DEVICE if name not in LOWER_THAN_TF]
-    assert len(within) >= 8
+    assert len(within) >= 9
 
 
 def test_mirrored_step_frees_everything_on_both_replicas(make_context):
