@@ -197,7 +197,8 @@ class Function:
             concrete = self._cache.get(key)
             if concrete is None:
                 concrete = self._cache[key] = self._concrete(args, kwargs)[0]
-            return concrete.call_flat(args)
+            tensors = args if len(concrete.inputs) == len(args) else [a for a in args if a.__class__ is EagerTensor]
+            return concrete.call_flat(tensors)
         concrete, tensors = self._concrete(args, kwargs)
         return concrete.call_flat(tensors)
 
@@ -355,11 +356,24 @@ def _checked_signature(signature):
     return tuple(signature)
 
 
+_PLAIN_VALUES = frozenset({type(None), bool, int, float, str})
+
+
 def _fast_key(args, kwargs):
-    """The cache key of a call with only eager tensors as positional arguments (the common case), else None."""
-    if kwargs or not all(a.__class__ is EagerTensor for a in args):
+    """The cache key of a call whose positional arguments are eager tensors and plain Python values (the
+    common case: a training step's batch, sample weights None, a batch size), else None."""
+    if kwargs:
         return None
-    return tuple((a._value.dtype, a._value.shape, a._device) for a in args), _call_context()
+    parts = []
+    for a in args:
+        cls = a.__class__
+        if cls is EagerTensor:
+            parts.append((a._value.dtype, a._value.shape, a._device))
+        elif cls in _PLAIN_VALUES:
+            parts.append(("value", cls, a))   # a new value traces again, as in TensorFlow
+        else:
+            return None
+    return tuple(parts), _call_context()
 
 
 autograph_converter = None  # fn -> fn with tensor if/while rewritten (set by the api layer's autograph)
