@@ -3624,3 +3624,64 @@ def case_keras_fit_with_a_hinge_loss_by_name(tf, env):
     y = np.array([[1.0], [0.0], [1.0], [0.0]], np.float32)
     history = model.fit(x, y, batch_size=2, epochs=2, shuffle=False, verbose=0)
     return [_rounded(history.history["loss"]), _rounded(model.get_weights()[0])]
+
+
+# -- TensorFlow semantics Keras 3 relies on (issue: tf.keras is Keras 3): conversion protocol, bitcast, convolution
+class _ProtocolValue:
+    """An object that is not a tensor but converts to one through TensorFlow's `__tf_tensor__` protocol."""
+
+    def __init__(self, tf, value):
+        self.tf, self.value = tf, value
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        return self.tf.constant(self.value, dtype=dtype)
+
+
+_IMAGE = [[[[float((i * 7 + j * 3 + c) % 5) for c in range(2)] for j in range(5)] for i in range(5)]]
+_KERNEL = [[[[float((a + b + i - o) % 3) - 1.0 for o in range(3)] for i in range(2)] for b in range(3)] for a in range(3)]
+_in_every_mode("case_keras_needs_", {
+    "bitcast_float_to_int32": lambda tf: tf.bitcast(tf.constant([1.0, -2.0]), tf.int32),
+    "bitcast_to_a_narrower_type_adds_a_dimension": lambda tf: tf.bitcast(tf.constant([1.0, -2.0]), tf.uint8),
+    "bitcast_to_a_wider_type_eats_the_last_dimension": lambda tf: tf.bitcast(
+        tf.constant([[1, 2, 3, 4], [5, 6, 7, 8]], tf.uint8), tf.int32),
+    "bitcast_int64_to_float64": lambda tf: tf.bitcast(tf.constant([4607182418800017408], tf.int64), tf.float64),
+    "bitcast_with_the_wrong_last_dimension": lambda tf: tf.bitcast(tf.constant([1, 2, 3], tf.uint8), tf.int16),
+    "bitcast_of_bool_is_refused": lambda tf: tf.bitcast(tf.constant([True]), tf.uint8),
+    "convolution_2d_same": lambda tf: tf.nn.convolution(tf.constant(_IMAGE), tf.constant(_KERNEL), padding="SAME"),
+    "convolution_1d_strided_valid": lambda tf: tf.nn.convolution(
+        tf.constant(_IMAGE[0][0:1]), tf.constant(_KERNEL[0]), strides=2, padding="VALID"),
+    "conversion_protocol_in_an_op": lambda tf: tf.add(_ProtocolValue(tf, [1.0, 2.0]), 1.0),
+    "conversion_protocol_with_a_dtype": lambda tf: tf.convert_to_tensor(_ProtocolValue(tf, [1, 2]), dtype=tf.int64),
+})
+
+
+def case_keras_needs_conversion_protocol_keeps_a_variable_differentiable(tf, env):
+    variable = tf.Variable([1.0, 2.0])
+
+    class VariableLike:  # as a Keras variable wraps a tf.Variable
+        def __tf_tensor__(self, dtype=None, name=None):
+            return tf.convert_to_tensor(variable, dtype=dtype)
+
+    wrapped = VariableLike()
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.multiply(wrapped, wrapped))
+    traced = tf.function(lambda: tf.reduce_sum(tf.multiply(wrapped, 3.0)))
+    first = float(traced())
+    variable.assign([2.0, 2.0])
+    return [tape.gradient(loss, variable).numpy().tolist(), first, float(traced())]
+
+
+def case_keras_needs_tensors_accept_attributes(tf, env):
+    tensor = tf.constant([1.0])
+    tensor._keras_logits = "logits"
+
+    @tf.function
+    def traced(x):
+        y = x * 2.0
+        y._keras_mask = None
+        return y
+    return [tensor._keras_logits, traced(tensor).numpy().tolist()]
+
+
+def case_keras_needs_jit_compile_runs(tf, env):
+    return tf.function(lambda x: x * 2.0 + 1.0, jit_compile=True)(tf.constant([1.0, 2.0])).numpy().tolist()

@@ -51,11 +51,22 @@ def test_reduce_retracing_generalizes_shapes_after_the_second_trace():
     assert plain.experimental_get_tracing_count() == 5
 
 
-@pytest.mark.parametrize("option", [{"jit_compile": True}, {"experimental_compile": True},
-                                    {"experimental_implements": "name"}, {"experimental_follow_type_hints": True}])
+@pytest.mark.parametrize("option", [{"experimental_implements": "name"}, {"experimental_follow_type_hints": True}])
 def test_unimplemented_options_are_refused(option):
     with pytest.raises(NotImplementedError, match="placeflow.function does not implement"):
         tf.function(lambda x: x, **option)
+
+
+def test_jit_compile_runs_as_a_plain_function_and_says_so_once(caplog, monkeypatch):
+    from placeflow.graph import function as function_module
+    monkeypatch.setattr(function_module, "_no_xla_logged", [])
+    with caplog.at_level("WARNING", logger="placeflow"):
+        compiled = tf.function(lambda x: x * 2.0 + 1.0, jit_compile=True)
+        also = tf.function(lambda x: x - 1.0, experimental_compile=True)
+        assert compiled(tf.constant([1.0, 2.0])).numpy().tolist() == [3.0, 5.0]
+        assert also(tf.constant(1.0)).numpy() == 0.0
+    messages = [r.getMessage() for r in caplog.records if "jit_compile=True" in r.getMessage()]
+    assert len(messages) == 1 and "placeflow has no XLA" in messages[0]
 
 
 def test_tensor_spec_prints_and_checks_like_tensorflow():

@@ -114,6 +114,14 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     return execute("BroadcastTo", (matrix,), dtype, {"shape": shape}, name=name)
 
 
+def bitcast(input, type, name=None):  # noqa: A002 - TensorFlow's argument names
+    """The bytes of `input` seen as dtype `type`, without copying: a narrower type adds a last dimension (the
+    width ratio), a wider one consumes it."""
+    tensor = convert_to_tensor(input)
+    return execute("Bitcast", (tensor,), tensor.dtype, {"type": dtypes.as_dtype(type), "_source": tensor.dtype},
+                   name=name)
+
+
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):  # noqa: A002
     """Each batch entry with its first seq_lengths[b] elements along `seq_axis` reversed."""
     if seq_axis is None:

@@ -645,9 +645,25 @@ def _convert_cached(code, fn):
     return _build(fn)
 
 
+def do_not_convert(func=None):
+    """Mark `func` so that AutoGraph leaves it as written (tf.autograph.experimental.do_not_convert); usable as
+    a decorator with or without parentheses."""
+    if func is None:
+        return do_not_convert
+
+    @functools.wraps(func)
+    def unconverted(*args, **kwargs):
+        return func(*args, **kwargs)
+    unconverted._placeflow_do_not_convert = True
+    return unconverted
+
+
 def convert(fn):
-    """`fn` with its tensor if/while statements rewritten; `fn` itself when its source is unavailable."""
+    """`fn` with its tensor if/while statements rewritten; `fn` itself when its source is unavailable or it is
+    marked with do_not_convert."""
     target = getattr(fn, "__func__", fn)
+    if getattr(target, "_placeflow_do_not_convert", False):
+        return fn
     if getattr(target, "__name__", "") == "<lambda>" or not inspect.isfunction(target):
         return fn
     try:

@@ -217,6 +217,21 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     return squeeze(out, [1])
 
 
+def convolution(input, filters, strides=None, padding="VALID", data_format=None, dilations=None,  # noqa: A002
+                name=None):
+    """N-D convolution by the filters' rank: 1-D (NWC input, WIO filters) or 2-D (NHWC, HWIO); other ranks
+    are refused by name (placeflow has no 3-D convolution)."""
+    rank = len(convert_to_tensor(filters).shape) - 2
+    if rank == 1:
+        stride = 1 if strides is None else (strides if isinstance(strides, int) else list(strides)[0])
+        return conv1d(input, filters, stride, padding, data_format or "NWC", dilations, name)
+    if rank == 2:
+        return conv2d(input, filters, 1 if strides is None else strides, padding, data_format or "NHWC", dilations,
+                      name)
+    raise NotImplementedError(f"tf.nn.convolution with {rank}-D filters is not implemented in placeflow (no "
+                              f"Conv3D); 1-D and 2-D convolutions are (filters of rank 3 or 4).")
+
+
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC",  # noqa: A002
                      dilations=None, name=None):
     """The transpose (gradient) of conv2d: NHWC `input` to `output_shape`, filters HW(out)(in)."""

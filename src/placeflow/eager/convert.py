@@ -9,12 +9,16 @@ from .execute import execute
 from .tensor import EagerTensor
 
 
-def as_tensor_or_none(value):
-    """The tensor behind `value` (a tensor, or a variable's current value), else None."""
+def as_tensor_or_none(value, dtype=None, name=None):
+    """The tensor behind `value` (a tensor, a variable's current value, or what an object's `__tf_tensor__`
+    gives: TensorFlow's conversion protocol, which Keras variables implement), else None."""
     if value.__class__ is EagerTensor:
         return value
     read = getattr(value, "_as_tensor", None)
-    return read() if read is not None else None
+    if read is not None:
+        return read()
+    protocol = getattr(type(value), "__tf_tensor__", None)
+    return protocol(value, dtype, name) if protocol is not None else None
 
 
 def _unsupported(value) -> ValueError:
@@ -111,7 +115,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """`value` as a tensor: tensors pass through (dtype checked), other values become constants."""
-    tensor = as_tensor_or_none(value)
+    tensor = as_tensor_or_none(value, dtype, name)
     if tensor is not None:
         if dtype is not None and tensor.dtype != dtype:
             raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for Tensor with "

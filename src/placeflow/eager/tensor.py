@@ -12,7 +12,8 @@ from ..runtime.transfer import to_host
 class EagerTensor:
     """An immutable tensor living on one device; operators are installed by placeflow.api."""
 
-    __slots__ = ("_value", "_device", "__weakref__")
+    __slots__ = ("_value", "_device", "__weakref__", "__dict__")  # __dict__: attributes libraries set
+    # on tensors, as TensorFlow's allow (Keras keeps `_keras_logits`, `_keras_mask` there); made on first use
     __array_priority__ = 100
 
     def __init__(self, value, device):

@@ -53,6 +53,9 @@ def as_graph_tensor(graph, value, dtype=None) -> Tensor:
         return value
     if value.__class__ is EagerTensor:  # captured by a traced function: its value never changes
         return constant(graph, value._value, value.dtype, "Const", device=value._device)
+    protocol = getattr(type(value), "__tf_tensor__", None)
+    if protocol is not None:  # TensorFlow's conversion protocol (Keras variables): read while the graph runs
+        return as_graph_tensor(graph, protocol(value, dtype, None), dtype)
     array = np.asarray(value)
     if dtype is not None and array.dtype != dtype.numpy_dtype and array.dtype != object:
         array = array.astype(dtype.numpy_dtype)

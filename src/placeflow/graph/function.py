@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import logging
 import threading
 
 import numpy as np
@@ -314,8 +315,9 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
              experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None,
              name=None):
     """Compile `func` into a placed graph traced once per input signature (usable as a decorator)."""
-    _refuse_unimplemented(jit_compile=jit_compile or experimental_compile,
-                          experimental_implements=experimental_implements,
+    if jit_compile or experimental_compile:
+        _log_no_xla_once()
+    _refuse_unimplemented(experimental_implements=experimental_implements,
                           experimental_autograph_options=experimental_autograph_options,
                           experimental_attributes=experimental_attributes,
                           experimental_follow_type_hints=experimental_follow_type_hints)
@@ -337,6 +339,18 @@ def run_functions_eagerly(run_eagerly: bool) -> None:
 def functions_run_eagerly() -> bool:
     """Whether `function` calls run eagerly (run_functions_eagerly)."""
     return _functions_run_eagerly
+
+
+_no_xla_logged = []
+
+
+def _log_no_xla_once() -> None:
+    """jit_compile=True (which Keras asks for) runs as a plain function: placeflow has no XLA. Said once."""
+    if not _no_xla_logged:
+        _no_xla_logged.append(True)
+        logging.getLogger("placeflow").warning(
+            "placeflow has no XLA: function(jit_compile=True) runs as a plain placeflow.function (a traced graph, "
+            "placed, planned and run op by op, without fusion). This is logged once.")
 
 
 def _refuse_unimplemented(**options) -> None:

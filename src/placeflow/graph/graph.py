@@ -29,7 +29,7 @@ def _check_scope_name(name: str, root: bool) -> None:
 class Tensor:
     """A symbolic output of an Operation: a value only once a Session or function runs the graph."""
 
-    __slots__ = ("op", "value_index", "dtype", "_shape", "__weakref__")
+    __slots__ = ("op", "value_index", "dtype", "_shape", "__weakref__", "__dict__")  # attributes, as TF's
     __array_priority__ = 100
 
     def __init__(self, op, value_index, dtype, shape):

@@ -8,8 +8,8 @@ from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from . import shape_rules as rules
 from .emit import concat, emit, reduce_sum, reshape, shape_of, split, transpose
-from .registry import (ALL, ANY, CHEAP, INTS, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define, presize_from_attrs,
-                       presize_like_input)
+from .registry import (ALL, ANY, CHEAP, COMPLEX, FLOATS, INTS, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define,
+                       presize_from_attrs, presize_like_input)
 
 
 @define("_EagerConst", ANY, shape=rules.same, grad=NOT_DIFFERENTIABLE)
@@ -219,3 +219,44 @@ def _reverse_sequence(xp, a, lengths, seq_axis=1, batch_axis=0):
     for b, length in enumerate(lengths.tolist()):
         moved[b, :length] = source[b, :length][::-1]
     return out
+
+
+# -- Bitcast ----------------------------------------------------------------------------------------------
+# TensorFlow's DataType enum values, which its Bitcast errors print ("Cannot bitcast from 4 to 3")
+_DATATYPE_ENUM = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "complex64": 8,
+                  "int64": 9, "bfloat16": 14, "uint16": 17, "complex128": 18, "float16": 19, "uint32": 22,
+                  "uint64": 23}
+_BITCAST_TYPES = FLOATS | COMPLEX | INTS
+
+
+def _bitcast_shape(shapes, attrs):
+    """The same bytes seen as `type`: a wider type eats the last dimension (its size the width ratio), a
+    narrower one adds it."""
+    shape, source, target = shapes[0], attrs["_source"], d.as_dtype(attrs["type"])
+    if shape is None:
+        return None
+    ins, outs = source.numpy_dtype.itemsize, target.numpy_dtype.itemsize
+    if ins == outs:
+        return tuple(shape)
+    if ins > outs:
+        return tuple(shape) + (ins // outs,)
+    if not shape or (shape[-1] is not None and shape[-1] != outs // ins):
+        last = "a scalar" if not shape else shape[-1]
+        raise rules.Incompatible(f"Cannot bitcast from {_DATATYPE_ENUM[source.name]} to "
+                                 f"{_DATATYPE_ENUM[target.name]} due to shape. {last} does not match {outs // ins}")
+    return tuple(shape[:-1])
+
+
+@define("Bitcast", _BITCAST_TYPES, shape=_bitcast_shape, grad=NOT_DIFFERENTIABLE, cost=CHEAP,
+        dtype=lambda dtype, attrs: d.as_dtype(attrs["type"]))
+def _bitcast(xp, a, type=None, _source=None):
+    """The bytes of `a` as `type` (a view; NumPy and CuPy are little-endian, as TensorFlow on x86)."""
+    target = d.as_dtype(type)
+    ins, outs = a.dtype.itemsize, target.numpy_dtype.itemsize
+    if ins < outs and (a.ndim == 0 or a.shape[-1] != outs // ins):
+        raise InvalidArgumentError(None, None, f"Cannot bitcast from {_DATATYPE_ENUM[d.as_dtype(a.dtype).name]} to "
+                                               f"{_DATATYPE_ENUM[target.name]}")
+    view = xp.ascontiguousarray(a).view(target.numpy_dtype)
+    if ins > outs:
+        return view.reshape(a.shape + (ins // outs,))
+    return view.reshape(a.shape[:-1]) if ins < outs else view
