@@ -3685,3 +3685,21 @@ def case_keras_needs_tensors_accept_attributes(tf, env):
 
 def case_keras_needs_jit_compile_runs(tf, env):
     return tf.function(lambda x: x * 2.0 + 1.0, jit_compile=True)(tf.constant([1.0, 2.0])).numpy().tolist()
+
+
+_in_every_mode("case_keras_needs_", {
+    "autopacking_a_list_of_tensors_and_numbers": lambda tf: tf.convert_to_tensor(
+        [tf.constant(1.0), tf.constant(2.0) * 2.0, 3.0]),
+    "autopacking_nested_lists": lambda tf: tf.convert_to_tensor([[tf.constant(1.0), 2.0], [3.0, tf.constant(4.0)]]),
+    "autopacking_a_tensor_beside_a_literal_row": lambda tf: tf.convert_to_tensor([tf.constant([1, 2]), [3, 4]]),
+    "autopacking_in_an_op": lambda tf: tf.add([tf.constant(1.0), 2.0], 1.0),
+    "autopacking_mixed_dtypes_is_refused": lambda tf: tf.convert_to_tensor([tf.constant(1), tf.constant(1.0)]),
+})
+
+
+def case_keras_needs_autopacking_keeps_gradients(tf, env):
+    a, b = tf.Variable(1.0), tf.constant(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        packed = tf.reduce_sum(tf.convert_to_tensor([a, b, 3.0]) * 2.0)
+        added = tf.reduce_sum(tf.add([a, b], 1.0))
+    return [float(tape.gradient(packed, a)), float(tape.gradient(added, a))]

@@ -21,6 +21,71 @@ def as_tensor_or_none(value, dtype=None, name=None):
     return protocol(value, dtype, name) if protocol is not None else None
 
 
+def _converted(value, dtype=None, name=None):
+    """`as_tensor_or_none`, and a (nested) list or tuple holding tensors packed as TensorFlow packs it."""
+    if value.__class__ in _SEQUENCES:
+        return packed(value, dtype)
+    return as_tensor_or_none(value, dtype, name)
+
+
+_SEQUENCES = (list, tuple)
+
+
+def packed(value, dtype=None):
+    """A (nested) list or tuple holding tensors as one tensor, as TensorFlow's auto-packing makes it: a Pack op
+    per level, run (or recorded) like any op, so gradients reach the tensors and placement applies; Python
+    numbers take the first tensor's dtype. None when it holds no tensor (a plain literal)."""
+    found = _first_dtype(value)
+    if found is None:
+        return None
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else found
+    return _pack(value, dtype)
+
+
+def _first_dtype(value):
+    for item in value:
+        if item.__class__ in _SEQUENCES:
+            found = _first_dtype(item)
+        else:
+            tensor = as_tensor_or_none(item) if _is_tensor_like(item) else None
+            found = None if tensor is None else tensor.dtype
+        if found is not None:
+            return found
+    return None
+
+
+def _is_tensor_like(item) -> bool:
+    cls = item.__class__
+    return cls is EagerTensor or hasattr(cls, "_as_tensor") or hasattr(cls, "__tf_tensor__") or \
+        getattr(cls, "is_symbolic_tensor", False)
+
+
+def _pack(value, dtype):
+    parts = []
+    for index, item in enumerate(value):
+        if item.__class__ in _SEQUENCES:
+            part = _pack(item, dtype) if _first_dtype(item) is not None else constant(item, dtype=dtype)
+        elif _is_tensor_like(item):
+            part = item if getattr(item.__class__, "is_symbolic_tensor", False) else as_tensor_or_none(item)
+        else:
+            part = constant(item, dtype=dtype)
+        if part.dtype != dtype:
+            raise _pack_dtype_error(index, part, dtype)
+        parts.append(part)
+    return execute("Pack", tuple(parts), dtype, {"axis": 0}, name="packed")
+
+
+def _pack_dtype_error(index, part, dtype):
+    """TensorFlow's error for a packed list of tensors of two dtypes: the Pack op's (eager), or the conversion's
+    TypeError (while a graph is built)."""
+    if graph_mode.active() is not None:
+        return TypeError(f"Cannot convert a list containing a tensor of dtype {part.dtype!r} to {dtype!r} (Tensor "
+                         f"is: {part!r})\nplaceflow: cast the tensors to one dtype first.")
+    return errors.InvalidArgumentError(None, None, f"cannot compute Pack as input #{index}(zero-based) was expected "
+                                                   f"to be a {dtypes.cpp_name(dtype)} tensor but is a "
+                                                   f"{dtypes.cpp_name(part.dtype)} tensor [Op:Pack] name: packed")
+
+
 def _unsupported(value) -> ValueError:
     return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a Tensor.")
 
@@ -115,7 +180,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """`value` as a tensor: tensors pass through (dtype checked), other values become constants."""
-    tensor = as_tensor_or_none(value, dtype, name)
+    tensor = _converted(value, dtype, name)
     if tensor is not None:
         if dtype is not None and tensor.dtype != dtype:
             raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for Tensor with "
@@ -138,7 +203,7 @@ def _graph_type_error(op, index, count, got, want) -> TypeError:
 
 def operands(op: str, values) -> tuple:
     """Inputs of `op` that must share one dtype: tensors as they are, literals as host arrays."""
-    tensors = [as_tensor_or_none(v) for v in values]
+    tensors = [_converted(v) for v in values]
     dtype = next((t.dtype for t in tensors if t is not None), None)
     if dtype is None:
         dtype = dtypes.as_dtype(host_array(values[0]).dtype)

@@ -30,6 +30,7 @@ class Tensor:
     """A symbolic output of an Operation: a value only once a Session or function runs the graph."""
 
     __slots__ = ("op", "value_index", "dtype", "_shape", "__weakref__", "__dict__")  # attributes, as TF's
+    is_symbolic_tensor = True   # what the eager layer's conversions (auto-packing) recognise it by
     __array_priority__ = 100
 
     def __init__(self, op, value_index, dtype, shape):
