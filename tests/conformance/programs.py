@@ -3703,3 +3703,52 @@ def case_keras_needs_autopacking_keeps_gradients(tf, env):
         packed = tf.reduce_sum(tf.convert_to_tensor([a, b, 3.0]) * 2.0)
         added = tf.reduce_sum(tf.add([a, b], 1.0))
     return [float(tape.gradient(packed, a)), float(tape.gradient(added, a))]
+
+
+def case_keras_needs_sync_on_read_variables(tf, env):
+    """Keras metrics' variables: each replica updates its own copy; reading outside a replica combines them."""
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    out = {}
+    for aggregation in ("SUM", "MEAN", "ONLY_FIRST_REPLICA"):
+        with strategy.scope():
+            variable = tf.Variable(1.0, synchronization=tf.VariableSynchronization.ON_READ,
+                                   aggregation=getattr(tf.VariableAggregation, aggregation), trainable=False)
+
+        def step():
+            replica = tf.distribute.get_replica_context().replica_id_in_sync_group
+            variable.assign_add(tf.cast(replica, tf.float32) + 1.0)
+            return variable.read_value()
+
+        eager = [float(x) for x in strategy.experimental_local_results(strategy.run(step))]
+        traced = [float(x) for x in strategy.experimental_local_results(strategy.run(tf.function(step)))]
+        row = [eager, traced, float(variable.read_value()),
+               [float(x.numpy()) for x in strategy.experimental_local_results(variable)]]
+        for update in (lambda: variable.assign(6.0), lambda: variable.assign_add(2.0)):
+            try:
+                update()
+                row.append([float(x.numpy()) for x in strategy.experimental_local_results(variable)])
+            except ValueError:
+                row.append("ValueError")
+        row += [float(tf.function(lambda: variable.read_value())()), float(variable.numpy())]
+        out[aggregation] = row
+    with strategy.scope():
+        plain = tf.Variable(1.0, synchronization=tf.VariableSynchronization.ON_READ, trainable=False)
+    strategy.run(lambda: plain.assign_add(1.0))
+    try:
+        plain.read_value()
+        out["NONE"] = "read"
+    except ValueError:
+        out["NONE"] = "ValueError"
+    return out
+
+
+def case_keras_needs_strategy_reduce_over_a_nested_structure(tf, env):
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+
+    def step():
+        replica = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+        return {"loss": replica + 1.0, "parts": [tf.constant([1.0, 2.0]) * (replica + 1.0), replica * 3.0]}
+    result = strategy.run(step)
+    summed, mean = strategy.reduce("SUM", result, axis=None), strategy.reduce("MEAN", result, axis=None)
+    return [[float(summed["loss"]), summed["parts"][0].numpy().tolist(), float(summed["parts"][1])],
+            [float(mean["loss"]), mean["parts"][0].numpy().tolist(), float(mean["parts"][1])]]

@@ -239,11 +239,10 @@ class MultiWorkerMirroredStrategy(MirroredStrategy):
             return constant(group.broadcast(tensor.numpy()), dtype=tensor.dtype)
 
     # -- reductions over every worker ------------------------------------------------------------
-    def reduce(self, reduce_op, value, axis=None):
+    def _reduce_leaf(self, reduce_op, value, axis):
         """`value` reduced over every replica of every worker (SUM or MEAN); the same result on each worker."""
-        reduce_op = as_reduce_op(reduce_op)
         if self._extended._group is None:
-            return super().reduce(reduce_op, value, axis)
+            return super()._reduce_leaf(reduce_op, value, axis)
         parts = local_results(value)
         with device_scope(HOST):
             if axis is None:

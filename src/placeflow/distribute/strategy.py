@@ -17,6 +17,7 @@ from ..config import context as context_module
 from ..config.placement_log import _CurrentStderrHandler
 from ..eager.variables import variable_creator_scope
 from ..framework import graph_mode
+from ..framework.nest import flatten, pack_as
 from ..graph import function as function_module
 from ..graph import interrupts
 from ..framework.device_spec import DeviceSpec
@@ -26,7 +27,8 @@ from . import distribution_context, input_lib
 from .distribution_context import ReplicaContext
 from .mirrored_run import Coordinator
 from .reduce_op import ReduceOp, VariableAggregation, VariableSynchronization, as_reduce_op
-from .values import DistributedValues, MirroredVariable, PerReplica, local_results, regroup, select_replica
+from .values import (DistributedValues, MirroredVariable, PerReplica, SyncOnReadVariable, local_results, regroup,
+                     select_replica)
 
 log = logging.getLogger("placeflow.distribute")
 HOST = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -192,8 +194,14 @@ class Strategy:
             distribution_context.pop()
 
     def reduce(self, reduce_op, value, axis=None):
-        """`value` reduced across replicas (SUM or MEAN) onto the host CPU; `axis` first reduces within replicas."""
+        """`value` reduced across replicas (SUM or MEAN) onto the host CPU; `axis` first reduces within replicas.
+        A nested structure (dicts, lists, tuples) is reduced leaf by leaf, as TensorFlow does."""
         reduce_op = as_reduce_op(reduce_op)
+        if isinstance(value, (dict, list, tuple)):
+            return pack_as(value, [self._reduce_leaf(reduce_op, leaf, axis) for leaf in flatten(value)])
+        return self._reduce_leaf(reduce_op, value, axis)
+
+    def _reduce_leaf(self, reduce_op, value, axis):
         if axis is not None:
             return self._reduce_along(reduce_op, value, axis)
         parts = local_results(value)
@@ -289,6 +297,8 @@ class MirroredStrategy(Strategy):
             with device_scope(device):
                 copy = dict(kwargs, initial_value=components[0].read_value(), name=f"{base}/replica_{index}")
                 components.append(next_creator(**copy))
+        if synchronization == VariableSynchronization.ON_READ:  # each replica its own copy, combined when read
+            return SyncOnReadVariable.create(self, components, aggregation)
         return MirroredVariable.create(self, components, aggregation)
 
 
@@ -317,9 +327,9 @@ class _DefaultStrategy(Strategy):
     def run(self, fn, args=(), kwargs=None, options=None):
         return fn(*args, **(kwargs or {}))
 
-    def reduce(self, reduce_op, value, axis=None):
+    def _reduce_leaf(self, reduce_op, value, axis):
         if axis is not None:
-            return super()._reduce_along(as_reduce_op(reduce_op), value, axis)
+            return super()._reduce_along(reduce_op, value, axis)
         return value
 
     def experimental_distribute_dataset(self, dataset, options=None):

@@ -1,4 +1,5 @@
-"""Distributed values: PerReplica (one value per replica), Mirrored (identical copies), MirroredVariable."""
+"""Distributed values: PerReplica (one value per replica), Mirrored (identical copies), MirroredVariable, and
+SyncOnReadVariable (copies each replica updates on its own, combined when read: Keras metrics)."""
 
 from __future__ import annotations
 
@@ -195,6 +196,73 @@ class MirroredVariable(Variable):
 
     def __hash__(self):
         return id(self)
+
+
+class SyncOnReadVariable(MirroredVariable):
+    """A variable made with synchronization=ON_READ: one copy per replica device, which replicas update on their
+    own (no collective). In replica context reads and writes touch the replica's copy. In cross-replica context
+    a read combines the copies by the aggregation (SUM adds them, MEAN averages them, ONLY_FIRST_REPLICA takes
+    the first), and an assign gives each copy the value (SUM: an equal share, so that they add up to it)."""
+
+    def _local(self):
+        """The copy of the replica (or of `extended.update`) running now; None in cross-replica context."""
+        index = distribution_context.update_index()
+        if index is not None:
+            return self._components[index]
+        strategy, replica = distribution_context.current()
+        if replica is not None and strategy is self._strategy:
+            return self._components[replica.local_replica_id]
+        return None
+
+    def _watch_target(self) -> Variable:
+        return self._local() or self._components[0]
+
+    def _as_tensor(self):
+        local = self._local()
+        if local is not None:
+            return local._as_tensor()
+        reduce_op = _reduce_op_of(self._aggregation)
+        if self._aggregation == VariableAggregation.ONLY_FIRST_REPLICA:
+            return self._components[0]._as_tensor()
+        from ..api import math_ops
+        total = math_ops.add_n([c._as_tensor() for c in self._components])
+        return total / len(self._components) if reduce_op == ReduceOp.MEAN else total
+
+    def numpy(self):
+        """The combined value (cross-replica context), or this replica's copy's."""
+        return self._as_tensor().numpy()
+
+    def _update(self, op: str, value, read_value: bool, attrs=None):
+        local = self._local()
+        if local is not None:  # a replica updates its own copy: nothing is exchanged
+            return local._update(op, value, read_value, attrs)
+        _reduce_op_of(self._aggregation)
+        shares = len(self._components) if self._aggregation == VariableAggregation.SUM else 1
+        if shares > 1 and op != "AssignVariableOp":
+            name = {"AssignAddVariableOp": "assign_add", "AssignSubVariableOp": "assign_sub"}.get(op, op)
+            raise ValueError(f"SyncOnReadVariable does not support `{name}` in cross-replica context when "
+                             f"aggregation is set to `tf.VariableAggregation.SUM`.")
+        if shares > 1:
+            value = convert_to_tensor(value, dtype=self.dtype) / shares
+        with interrupts.step_finishes_first():  # every copy or none
+            for component in self._components:
+                component._update(op, value, False, attrs)
+        return self._as_tensor() if read_value else self
+
+    def __repr__(self) -> str:
+        body = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._components))
+        return f"SyncOnReadVariable:{{\n{body}\n}}"
+
+
+def _reduce_op_of(aggregation):
+    """The ReduceOp an ON_READ variable's aggregation combines copies with (TF's ValueError for NONE)."""
+    if aggregation == VariableAggregation.NONE:
+        raise ValueError("Could not convert from `tf.VariableAggregation` VariableAggregation.NONE to"
+                         "`tf.distribute.ReduceOp` type\nplaceflow: give a variable made with synchronization="
+                         "ON_READ an aggregation (SUM, MEAN or ONLY_FIRST_REPLICA) to read it outside a replica.")
+    if aggregation == VariableAggregation.ONLY_FIRST_REPLICA:
+        return None
+    return ReduceOp.from_variable_aggregation(aggregation)
 
 
 def select_replica(index: int, structure):
