@@ -24,8 +24,8 @@ def test_get_static_value_knows_eager_tensors_constants_and_python_values():
 
 
 def test_shape_arguments_computed_by_the_graph_are_refused_by_name():
-    @tf.function
-    def tile_by_own_shape(x):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+    def tile_by_own_shape(x):   # the length is known only when the graph runs
         return tf.tile(x, tf.shape(x))
     with pytest.raises(NotImplementedError, match=r"computed by the graph being built"):
         tile_by_own_shape(tf.constant([1, 2]))

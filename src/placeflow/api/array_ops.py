@@ -6,7 +6,8 @@ import numpy as np
 
 from ..eager.execute import execute
 from ..framework import dtypes
-from ..eager.convert import as_tensor_or_none, convert_to_tensor, host_array, operands
+from ..eager.convert import as_tensor_or_none, convert_to_tensor, host_array, operands, packed
+from ..graph.static_values import static_value
 
 
 def get_static_value(tensor, partial=False):
@@ -20,12 +21,11 @@ def get_static_value(tensor, partial=False):
         return np.asarray(tensor)
     if hasattr(found, "numpy"):
         return found.numpy()
-    op = found.op
-    return np.asarray(op.attrs["value"]) if op.type == "Const" and not op.inputs else None
+    return static_value(found)
 
 
 def _ints(value) -> tuple:
-    tensor = as_tensor_or_none(value)
+    tensor = packed(value) if isinstance(value, (list, tuple)) else as_tensor_or_none(value)
     given = value
     if tensor is not None:
         known = get_static_value(tensor)

@@ -1,0 +1,31 @@
+"""Shape arguments the graph knows while it is built (TensorFlow's constant_value): a traced tensor's static
+shape, size and rank, and small pure ops of them, serve where a value is needed at trace time."""
+
+import numpy as np
+
+import placeflow as tf
+
+
+def test_random_and_fill_ops_take_shapes_from_traced_tensors():
+    uniform = tf.function(lambda x: tf.random.uniform(tf.shape(x)) * 0.0 + x)
+    assert uniform(tf.ones([2, 3])).numpy().tolist() == [[1.0] * 3] * 2
+    assert tf.function(lambda x: tf.random.normal([tf.shape(x)[0], 4]))(tf.ones([3, 2])).shape == (3, 4)
+    filled = tf.function(lambda x: tf.zeros(tf.shape(x)[1:]) + tf.cast(tf.size(x), tf.float32))(tf.ones([3, 2]))
+    assert filled.numpy().tolist() == [6.0, 6.0]
+    assert tf.function(lambda x: tf.tile(x, tf.shape(x)))(tf.constant([1, 2])).numpy().tolist() == [1, 2, 1, 2]
+    assert tf.function(lambda x: tf.reshape(x, [tf.shape(x)[0] * 2, -1]))(tf.ones([3, 2])).shape == (6, 1)
+
+
+def test_get_static_value_of_traced_shapes_and_their_arithmetic():
+    seen = []
+
+    @tf.function
+    def probe(x):
+        seen.append([tf.get_static_value(tf.shape(x)), tf.get_static_value(tf.rank(x)),
+                     tf.get_static_value(tf.shape(x)[0] * 3), tf.get_static_value(x)])
+        return x
+
+    probe(tf.ones([5, 2]))
+    shape, rank, tripled, unknown = seen[0]
+    np.testing.assert_array_equal(shape, [5, 2])
+    assert int(rank) == 2 and int(tripled) == 15 and unknown is None   # a fed value is known only when run
