@@ -24,7 +24,7 @@ from ..placement import report
 from ..runtime import registry
 from ..runtime.transfer import copy_array
 from . import constant_folding, liveness, remote_segments
-from .schedule import WRITE_KINDS
+from .schedule import WRITE_KINDS, output_bytes
 from .state import current_value, write_variable
 
 RUN_KINDS = frozenset({"kernel", "read_var", "write_var", "assign_ref"})
@@ -348,13 +348,7 @@ def _host_output_bytes(node):
     """(host memory, bytes of a CPU kernel node's outputs from static shapes), or None."""
     if node.kind != "kernel" or node.device.device_type != "CPU" or node.op is None:
         return None
-    nbytes = 0
-    for tensor in node.op.outputs:
-        shape, dtype = tensor.shape, tensor.dtype
-        if shape is None or None in shape or dtype is None or dtype.numpy_dtype.kind in "OUS":
-            continue
-        nbytes += int(np.prod(shape, dtype=np.int64)) * dtype.numpy_dtype.itemsize
-    return node.device.memory, nbytes
+    return node.device.memory, output_bytes(node)
 
 
 def _is_expensive(op) -> bool:

@@ -102,7 +102,7 @@ class _MemoryScore:
 
     def __init__(self, nodes):
         self.nodes = nodes
-        self.size = [_output_bytes(n) if n.kind in ("kernel", "recv") else 0 for n in nodes]
+        self.size = [output_bytes(n) if n.kind in ("kernel", "recv") else 0 for n in nodes]
         self.sources = [sorted({s for s, _ in n.inputs}) for n in nodes]
         self.left = [0] * len(nodes)               # readers of each value not yet run
         self.readers = [[] for _ in nodes]
@@ -139,7 +139,7 @@ class _MemoryScore:
         return affected
 
 
-def _output_bytes(node) -> int:
+def output_bytes(node) -> int:
     """Bytes of a node's outputs from static shapes (0 where unknown)."""
     if node.op is None:
         return 0
