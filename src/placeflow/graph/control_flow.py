@@ -81,6 +81,7 @@ class Body:
     def __init__(self, graph: BodyGraph, inputs: list, outputs_structure, leaves: list):
         self.graph, self.inputs, self.structure, self.leaves = graph, inputs, outputs_structure, leaves
         self._function = None
+        self._on_host = None   # per output: made on a CPU (passed on as it is) or another device (copied)
 
     def finalize(self, captured_order) -> None:
         """Fix the placeholder order: the explicit inputs, then one per tensor of `captured_order` (the op's
@@ -96,10 +97,12 @@ class Body:
             outputs = function.call_flat([EagerTensor(a, host) for a in arrays])
             return tuple(np.asarray(leaf.numpy()) for leaf in nest.flatten(outputs, True))  # 0-d stays an array
         values = pipeline.run(plan, list(arrays), 0, 0)  # a loop body runs many times: straight to its plan
-        on_host = [plan.nodes[i].device.device_type == "CPU" for i, _ in plan.fetches]
+        if self._on_host is None:
+            self._on_host = [plan.nodes[i].device.device_type == "CPU" for i, _ in plan.fetches]
         # a host value is passed on as it is (nothing writes a buffer that is held); another device's is copied
         # to the host, as a transfer does (a simulated GPU's array would otherwise stay charged to the GPU)
-        return tuple(np.asarray(v) if host else np.array(to_host(v), copy=True) for v, host in zip(values, on_host))
+        return tuple(np.asarray(v) if host else np.array(to_host(v), copy=True)
+                     for v, host in zip(values, self._on_host))
 
     @property
     def stateful(self) -> bool:

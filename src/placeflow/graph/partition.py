@@ -72,6 +72,7 @@ class Plan:
         self.pending: list = []     # per node: inputs still to come once constants and feeds are in
         self.readers = None         # per node: nodes reading its value (+1 if fetched), for the dataflow runner
         self.order = None           # the inline step's node order (schedule.inline_order)
+        self.devices = None         # the devices its nodes run on (pipeline.run: their lanes)
         self.roots: list = []       # nodes ready when a step starts
         self.inline = None          # generated single-thread step function (codegen)
         self.inline_traced = None   # the same with step statistics

@@ -36,7 +36,8 @@ def run(plan, feed_values, inter_threads: int, intra_threads: int, collector=Non
         if inter_threads < 0 and plan.parallel:
             plan.parallel = False
         return executor.run(plan, feed_values, None, collector)
-    devices = list({n.device.name: n.device for n in plan.nodes}.values())
-    pools = lanes.lanes_for(devices, inter_threads, own_lanes)
+    if plan.devices is None:
+        plan.devices = list({n.device.name: n.device for n in plan.nodes}.values())
+    pools = lanes.lanes_for(plan.devices, inter_threads, own_lanes)
     with intra_op.limited_for(plan.width, intra_threads):
         return executor.run(plan, feed_values, pools, collector, lanes.worker_budget(inter_threads))
