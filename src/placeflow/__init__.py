@@ -11,6 +11,9 @@ from .api import operators as _operators  # noqa: F401  (installs Python operato
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from .api import bitwise, experimental, linalg, math, nn, random, sparse, strings  # noqa: F401
 from .api.sparse import SparseTensor  # noqa: F401
+from .api import ragged  # noqa: F401
+from .api.ragged import RaggedTensor  # noqa: F401
+from .api.indexed_slices import IndexedSlices  # noqa: F401
 from .api.array_ops import (  # noqa: F401
     concat, expand_dims, eye, fill, one_hot, ones, ones_like, range, reshape, shape, split, squeeze, stack,
     strided_slice, tile, transpose, zeros, zeros_like,
@@ -57,6 +60,7 @@ from .framework.dtypes import (  # noqa: F401
     int8, int16, int32, int64, string, uint8, uint16, uint32, uint64,
 )
 
+from . import internal as __internal__  # noqa: E402,F401  (tf.__internal__, for Keras 3)
 from . import _facade_names  # noqa: E402,F401  (names of upper layers in lower layers' public namespaces)
 
 __version__ = version.VERSION          # '2.21.0+placeflow.0.1.0': TF 2 version checks keep working

@@ -106,7 +106,24 @@ def test_a_file_cache_is_written_by_a_complete_pass_and_read_by_later_datasets(t
 
 def test_options_refuse_what_placeflow_does_not_act_on():
     options = tf.data.Options()
-    with pytest.raises(NotImplementedError, match="experimental_optimization is not implemented"):
+    with pytest.raises(NotImplementedError, match="experimental_no_such_option is not implemented"):
+        options.experimental_no_such_option = True
+    with pytest.raises(TypeError, match="must be a OptimizationOptions"):
         options.experimental_optimization = object()
+    with pytest.raises(AttributeError, match="no option 'map_fusionn'"):
+        options.experimental_optimization.map_fusionn = True
+
+
+def test_performance_options_are_kept_and_read_back():
+    options = tf.data.Options()
+    options.experimental_optimization.apply_default_optimizations = False
+    options.threading.private_threadpool_size = 1
+    options.autotune.enabled = False
+    options.experimental_external_state_policy = tf.data.experimental.ExternalStatePolicy.IGNORE
+    assert options.experimental_optimization.apply_default_optimizations is False
+    assert options.threading.private_threadpool_size == 1 and options.autotune.enabled is False
+    assert options.experimental_external_state_policy == tf.data.experimental.ExternalStatePolicy.IGNORE
+    data = tf.data.Dataset.range(4).with_options(options)
+    assert [int(x) for x in data] == [0, 1, 2, 3]
     with pytest.raises(ValueError):
         options.experimental_distribute.auto_shard_policy = 7

@@ -2,4 +2,5 @@
 
 from . import experimental  # noqa: F401
 from .dataset import AUTOTUNE, Dataset  # noqa: F401
+from .iterator import Iterator  # noqa: F401
 from .options import Options  # noqa: F401

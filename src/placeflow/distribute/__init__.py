@@ -11,10 +11,12 @@ from .distribution_context import (  # noqa: F401
     in_cross_replica_context,
 )
 from .input_lib import InputContext, ValueContext  # noqa: F401
+from .input_lib import DistributedDatasetInterface as DistributedDataset  # noqa: F401
+from .input_lib import DistributedIteratorInterface as DistributedIterator  # noqa: F401
 from .multi_worker import (  # noqa: F401
     CommunicationImplementation, CommunicationOptions, MultiWorkerMirroredStrategy,
 )
 from .reduce_op import ReduceOp  # noqa: F401
 from .remote import Server  # noqa: F401
-from .strategy import MirroredStrategy, OneDeviceStrategy, Strategy, StrategyExtended  # noqa: F401
+from .strategy import MirroredStrategy, OneDeviceStrategy, Strategy, StrategyExtended, TPUStrategy  # noqa: F401
 from .values import DistributedValues, Mirrored, MirroredVariable, PerReplica  # noqa: F401

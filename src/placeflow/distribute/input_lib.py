@@ -8,6 +8,8 @@ the global batch size (see `compute_average_loss`) make uneven and empty chunks 
 
 from __future__ import annotations
 
+import abc
+
 import numpy as np
 
 from ..data.dataset import _as_tensors, _leaves, _map_structure, _prefetching
@@ -135,3 +137,16 @@ class ValueContext:
     def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
         self.replica_id_in_sync_group = replica_id_in_sync_group
         self.num_replicas_in_sync = num_replicas_in_sync
+
+
+class DistributedDatasetInterface(abc.ABC):  # noqa: B024
+    """tf.distribute.DistributedDataset: what experimental_distribute_dataset and
+    distribute_datasets_from_function return (Keras tests isinstance against it)."""
+
+
+class DistributedIteratorInterface(abc.ABC):  # noqa: B024
+    """tf.distribute.DistributedIterator: an iterator over a distributed dataset."""
+
+
+DistributedDatasetInterface.register(DistributedDataset)
+DistributedDatasetInterface.register(DatasetsFromFunction)

@@ -76,6 +76,16 @@ class StrategyExtended:
         """Where variables live (every replica device)."""
         return self._devices
 
+    @contextlib.contextmanager
+    def colocate_vars_with(self, colocate_with_variable):
+        """Variables created inside live where `colocate_with_variable` does: on its device, or, for a
+        mirrored variable, mirrored on the strategy's devices (which a variable made in scope is anyway)."""
+        if isinstance(colocate_with_variable, MirroredVariable):
+            yield
+            return
+        with device_scope(colocate_with_variable.device):
+            yield
+
     def update(self, var, fn, args=(), kwargs=None, group=True):
         """fn(copy, *args) for each copy of `var` on its device (args split per replica when distributed)."""
         kwargs = kwargs or {}
@@ -379,3 +389,11 @@ def _runtime_device(name):
 
 distribution_context.register_default_strategy(default_strategy)
 function_module.call_context_hooks.append(distribution_context.trace_key)
+
+
+class TPUStrategy(Strategy):
+    """tf.distribute.TPUStrategy: placeflow has no TPUs; the class exists for isinstance checks only."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError("tf.distribute.TPUStrategy is not implemented in placeflow (no TPU devices): "
+                                  "use MirroredStrategy for GPUs or MultiWorkerMirroredStrategy across hosts.")

@@ -382,7 +382,12 @@ def _sum(parts):
 
 
 def _resolve(item):
-    """The variable a tape tracks for `item` (a distributed variable names its current replica's copy)."""
+    """The variable a tape tracks for `item` (a distributed variable names its current replica's copy; an
+    object that acts as a resource variable, as Keras 3's Variable does, names the variable it wraps)."""
+    if getattr(item, "_should_act_as_resource_variable", False):
+        wrapped = getattr(item, "value", None)
+        if hasattr(wrapped, "_as_tensor") and hasattr(wrapped, "assign"):
+            item = wrapped
     target = getattr(item, "_watch_target", None)
     return target() if target is not None else item
 

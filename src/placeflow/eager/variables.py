@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import contextlib
 import inspect
 import threading
@@ -17,6 +19,9 @@ from .tensor import EagerTensor, numpy_repr
 
 
 PARTIAL_UPDATES = frozenset({"_SliceAssignVariableOp"})  # ops writing part of a variable: value shapes differ
+
+
+_UNIQUE_IDS = itertools.count(1)
 
 
 class Variable:
@@ -55,6 +60,14 @@ class Variable:
         handle = execute("VarHandleOp", (value,), value.dtype, name=self._name)
         self._device = handle._device
         self._value = handle._value
+
+    @property
+    def _unique_id(self) -> str:
+        """A string no other variable of this process has (TF's key for per-variable state, e.g. Keras's
+        optimizer slots)."""
+        if "_uid" not in self.__dict__:
+            self.__dict__["_uid"] = f"{getattr(self, '_name', 'Variable')}_{next(_UNIQUE_IDS)}"
+        return self.__dict__["_uid"]
 
     # -- reading ----------------------------------------------------------------------------
     def _as_tensor(self) -> EagerTensor:

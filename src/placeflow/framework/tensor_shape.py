@@ -8,6 +8,11 @@ class TensorShape(tuple):
 
     __slots__ = ()
 
+    def __new__(cls, dims=()):
+        if dims is None or isinstance(dims, _UnknownRankShape):
+            return _UNKNOWN_RANK
+        return tuple.__new__(cls, dims)
+
     @property
     def rank(self) -> int:
         """Number of dimensions."""
@@ -46,6 +51,8 @@ class TensorShape(tuple):
         return TensorShape(result) if isinstance(key, slice) else result
 
     def __eq__(self, other) -> bool:
+        if isinstance(other, _UnknownRankShape):
+            return False
         if isinstance(other, (list, tuple)):  # TensorFlow: TensorShape([2, 3]) == [2, 3]
             return tuple.__eq__(self, tuple(other))
         return NotImplemented
@@ -55,6 +62,66 @@ class TensorShape(tuple):
         return equal if equal is NotImplemented else not equal
 
     __hash__ = tuple.__hash__
+
+
+class _UnknownRankShape(TensorShape):
+    """TensorShape(None): a shape whose rank is not known (TF's `unknown_shape()`)."""
+
+    __slots__ = ()
+
+    def __new__(cls):
+        return tuple.__new__(cls, ())
+
+    rank = ndims = property(lambda self: None, doc="None: the rank is unknown.")
+
+    def __len__(self):
+        raise ValueError("Cannot take the length of shape with unknown rank.")
+
+    def __iter__(self):
+        raise ValueError("Cannot iterate over a shape with unknown rank.")
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __getitem__(self, key):
+        return self if isinstance(key, slice) else None
+
+    def is_fully_defined(self) -> bool:
+        """False: nothing is known."""
+        return False
+
+    def as_list(self):
+        """Refused, as in TensorFlow: there is no list of dimensions."""
+        raise ValueError("as_list() is not defined on an unknown TensorShape.")
+
+    def num_elements(self):
+        """None: unknown."""
+        return None
+
+    def __str__(self) -> str:
+        return "<unknown>"
+
+    def __repr__(self) -> str:
+        return "TensorShape(None)"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _UnknownRankShape)
+
+    def __ne__(self, other) -> bool:
+        return not isinstance(other, _UnknownRankShape)
+
+    __hash__ = tuple.__hash__
+
+    def __reduce__(self):
+        return (TensorShape, (None,))
+
+
+_UNKNOWN_RANK = _UnknownRankShape()
+
+
+def unknown_shape(rank=None):
+    """A shape of unknown rank (rank None), or of `rank` unknown dimensions."""
+    return TensorShape(None if rank is None else [None] * int(rank))
 
 
 def elements(shape) -> int:

@@ -1,0 +1,1 @@
+"""TensorFlow's `tensorflow.compiler` import path, for Keras 3's TensorFlow backend."""

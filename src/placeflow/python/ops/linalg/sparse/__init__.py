@@ -1,0 +1,1 @@
+"""TensorFlow's `tensorflow.python.ops.linalg.sparse` import path."""
