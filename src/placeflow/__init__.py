@@ -4,7 +4,7 @@ Use it as `import placeflow as tf`. Importing never imports CuPy nor touches CUD
 """
 
 from . import (  # noqa: F401
-    autograph, compat, config, data, debugging, distribute, errors, keras, nest, python, sysconfig, test, train, version,
+    autograph, compat, config, data, debugging, distribute, errors, nest, python, sysconfig, test, train, version,
 )
 from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
@@ -65,5 +65,14 @@ from . import _facade_names  # noqa: E402,F401  (names of upper layers in lower 
 
 __version__ = version.VERSION          # '2.21.0+placeflow.0.1.0': TF 2 version checks keep working
 __placeflow_version__ = version.PLACEFLOW_VERSION
+
+
+def __getattr__(name):
+    if name == "keras":  # Keras 3 itself, loaded on first use (see keras.py)
+        import importlib
+        return importlib.import_module(".keras", __name__)
+    raise AttributeError(f"module 'placeflow' has no attribute {name!r}")
+
+
 __all__ = ["DeviceSpec", "DType", "as_dtype", "compat", "config", "debugging", "dtypes", "errors",
            "python", "test"]

@@ -10,7 +10,7 @@ from .framework import graph_mode
 from .graph import v1_train
 from .graph.saver import Saver, latest_checkpoint  # noqa: F401
 from .graph.v1_train import get_or_create_global_step  # noqa: F401
-from .keras.optimizers import SGD, Adam
+from .optimizer_v1 import SGD, Adam
 
 
 def _building_tf1_graph() -> bool:

@@ -14,7 +14,7 @@ from ..graph.v1_api import (
 )
 from ..graph.variable_scope import AUTO_REUSE, get_variable, variable_scope
 from ..graph.v1_api import placeholder_with_default
-from ..keras.initializers import (
+from ..init_ops import (
     Constant as constant_initializer, GlorotUniform as glorot_uniform_initializer, Ones as ones_initializer,
     RandomNormal as random_normal_initializer, RandomUniform as random_uniform_initializer,
     Zeros as zeros_initializer,

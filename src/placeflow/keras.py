@@ -1,0 +1,28 @@
+"""placeflow.keras is Keras 3 itself (as `tf.keras` is in TensorFlow), running on placeflow.
+
+Importing it makes `tensorflow` mean placeflow in this process (see as_tensorflow.py), picks Keras's
+TensorFlow backend, imports Keras, and puts Keras's `tf.keras` module in this module's place, so
+`placeflow.keras.layers.Dense is keras.layers.Dense`."""
+
+import os
+import sys
+
+from . import as_tensorflow
+
+
+def _load():
+    backend = os.environ.get("KERAS_BACKEND")
+    if "keras" not in sys.modules and backend not in (None, "tensorflow"):
+        raise ImportError(f"placeflow.keras runs Keras with its TensorFlow backend, but KERAS_BACKEND={backend!r}; "
+                          "unset it or set KERAS_BACKEND=tensorflow")
+    os.environ["KERAS_BACKEND"] = "tensorflow"
+    as_tensorflow.install()
+    import keras
+    if keras.backend.backend() != "tensorflow":
+        raise ImportError(f"Keras was already imported with the {keras.backend.backend()!r} backend; "
+                          "placeflow.keras needs Keras's TensorFlow backend: import placeflow.keras first")
+    from keras._tf_keras import keras as tf_keras
+    return tf_keras
+
+
+sys.modules[__name__] = _load()
