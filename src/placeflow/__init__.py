@@ -42,6 +42,9 @@ from .api.custom_gradient import custom_gradient  # noqa: F401
 from .api.control_flow import case, cond, switch_case, while_loop  # noqa: F401
 from .graph.gradients import gradients  # noqa: F401
 from .api.debugging_ops import print_ as print  # noqa: F401,A004 - TensorFlow's tf.print
+from .api.debugging_ops import (  # noqa: F401
+    assert_equal, assert_greater, assert_greater_equal, assert_less, assert_less_equal, assert_rank,
+)
 from .config.placement_log import get_logger  # noqa: F401
 from .eager.variables import Variable, variable_creator_scope  # noqa: F401
 from .distribute.reduce_op import VariableAggregation, VariableSynchronization  # noqa: F401
@@ -52,7 +55,7 @@ from .api import raw_ops  # noqa: F401
 from .graph.graph import Graph  # noqa: F401
 from .graph.v1_api import control_dependencies, executing_eagerly, group, init_scope, name_scope, no_op  # noqa: F401
 from .framework.tensor_shape import TensorShape  # noqa: F401
-from .framework.tensor_spec import TensorSpec  # noqa: F401
+from .framework.tensor_spec import TensorSpec, TypeSpec  # noqa: F401
 from .framework import dtypes
 from .framework.device_spec import DeviceSpec
 from .framework.dtypes import (  # noqa: F401

@@ -130,10 +130,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                swap_memory=False, maximum_iterations=None, name=None):
     """Repeat loop_vars = body(*loop_vars) while cond(*loop_vars) (at most maximum_iterations times).
     parallel_iterations is a scheduling hint (placeflow runs iterations in order); back_prop=False stops
-    gradients at the outputs."""
-    if swap_memory:
-        raise NotImplementedError("while_loop(swap_memory=True) is not implemented: placeflow never swaps loop "
-                                  "values to host memory.")
+    gradients at the outputs. swap_memory=True permits TF to move values kept for the gradient to host
+    memory; placeflow keeps them on their device (the same values; no swapping; docs/divergences.md)."""
     if not back_prop:
         return nest.map_structure(math_ops.stop_gradient, while_loop(
             cond, body, loop_vars, shape_invariants, parallel_iterations, True, False, maximum_iterations, name))
@@ -150,6 +148,11 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             values = [_loop_value(v) for v in nest.flatten(result)]
             count += 1
         return nest.pack_as(structure, values)
+    if maximum_iterations is not None and not isinstance(maximum_iterations, int):
+        known = array_ops.get_static_value(maximum_iterations)
+        if known is None:  # known only when the graph runs: count iterations in the loop itself, as TF does
+            return _counted_while_loop(cond, body, loop_vars, shape_invariants, maximum_iterations, name)
+        maximum_iterations = int(known)
     structure = _with_array_shapes(cond, body, nest.pack_as(structure, [_loop_value(v) for v in
                                                                          nest.flatten(structure)]))
     return _graph_while_loop(cond, body, structure, shape_invariants, maximum_iterations, name or "while")
@@ -346,6 +349,29 @@ def _flat_invariants(shape_invariants, count: int):
     if len(shapes) != count:
         raise ValueError(f"shape_invariants has {len(shapes)} shapes for {count} loop variables.")
     return shapes
+
+
+def _counted_while_loop(cond, body, loop_vars, shape_invariants, maximum_iterations, name):
+    """while_loop with a run-time `maximum_iterations`: an iteration counter joins the loop variables."""
+    limit = math_ops.cast(convert_to_tensor(maximum_iterations), dtypes.int32)
+    single = not isinstance(loop_vars, (list, tuple))
+    variables = [loop_vars] if single else list(loop_vars)
+
+    def counted_cond(count, *values):
+        return math_ops.logical_and(math_ops.less(count, limit), cond(*values))
+
+    def counted_body(count, *values):
+        result = body(*values)
+        return [count + 1] + ([result] if single or len(variables) == 1 and not isinstance(result, (list, tuple))
+                              else list(result))
+
+    invariants = None if shape_invariants is None else [TensorShape([])] + (
+        [shape_invariants] if single else list(shape_invariants))
+    outputs = while_loop(counted_cond, counted_body, [convert_to_tensor(0)] + variables, invariants,
+                         name=name)[1:]
+    if single:
+        return outputs[0]
+    return tuple(outputs) if isinstance(loop_vars, tuple) else outputs
 
 
 def _as_list(result):

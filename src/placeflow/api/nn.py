@@ -6,6 +6,7 @@ from ..eager.convert import convert_to_tensor
 from .array_ops import transpose
 from . import math_ops
 from .math_ops import sigmoid, tanh  # noqa: F401 - also public under nn
+from . import nn_experimental as experimental  # noqa: F401 - tf.nn.experimental
 
 
 def relu(features, name=None):
@@ -185,11 +186,48 @@ def _four(value, name) -> tuple:
     raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={value} of length {len(value)}")
 
 
-def _nhwc_only(data_format, dilations):
+def _nhwc_only(data_format, dilations=None):
     if data_format not in (None, "NHWC", "NWC"):
         raise NotImplementedError(f"data_format={data_format!r} is not implemented in placeflow; use NHWC.")
     if dilations not in (None, 1, [1, 1], (1, 1), [1, 1, 1, 1], (1, 1, 1, 1)):
-        raise NotImplementedError("dilated convolutions are not implemented in placeflow; use dilations=1.")
+        raise NotImplementedError("dilated transposed convolutions are not implemented in placeflow; use "
+                                  "dilations=1.")
+
+
+def _spatial_dilations(dilations, spatial: int) -> tuple:
+    """Per spatial dimension dilation rates from an int, [d, ...] (spatial), or the full NHWC/NWC form."""
+    if dilations is None:
+        return (1,) * spatial
+    values = [int(dilations)] * spatial if isinstance(dilations, int) else [int(v) for v in dilations]
+    if len(values) == spatial + 2:
+        if values[0] != 1 or values[-1] != 1:
+            raise ValueError(f"dilations in the batch and depth dimensions must be 1. Received: {dilations}")
+        values = values[1:-1]
+    if len(values) == 1:
+        values = values * spatial
+    if len(values) != spatial or min(values) < 1:
+        raise ValueError(f"dilations should be of length 1, {spatial} or {spatial + 2}, each at least 1. "
+                         f"Received: dilations={dilations}")
+    return tuple(values)
+
+
+def _dilated_filters(filters, rates: tuple):
+    """`filters` (spatial dims first) with rate-1 zeros between taps: a dilated convolution is a plain one
+    with this filter, of effective size (k - 1) * rate + 1 (differentiable: pad, reshape, slice)."""
+    from .array_ops import expand_dims, reshape
+    from .indexing import pad, slice as slice_
+    for axis, rate in enumerate(rates):
+        if rate == 1:
+            continue
+        shape = list(filters.shape)
+        taps = int(shape[axis])
+        spread = expand_dims(filters, axis + 1)
+        spread = pad(spread, [[0, 0]] * (axis + 1) + [[0, rate - 1]] + [[0, 0]] * (len(shape) - axis - 1))
+        spread = reshape(spread, shape[:axis] + [taps * rate] + shape[axis + 1:])
+        size = [-1] * len(shape)
+        size[axis] = (taps - 1) * rate + 1
+        filters = slice_(spread, [0] * len(shape), size)
+    return filters
 
 
 def _padding(padding) -> str:
@@ -200,10 +238,10 @@ def _padding(padding) -> str:
 
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
-    """2-D convolution of NHWC `input` with HWIO `filters` (Conv2D)."""
-    _nhwc_only(data_format, dilations)
+    """2-D convolution of NHWC `input` with HWIO `filters` (Conv2D); dilations as a zero-spread filter."""
+    _nhwc_only(data_format)
     x = convert_to_tensor(input)
-    w = convert_to_tensor(filters, dtype=x.dtype)
+    w = _dilated_filters(convert_to_tensor(filters, dtype=x.dtype), _spatial_dilations(dilations, 2))
     return execute("Conv2D", (x, w), x.dtype, {"strides": _four(strides, "strides"), "padding": _padding(padding)},
                    name=name)
 
@@ -211,9 +249,10 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):  # noqa: A002
     """1-D convolution of NWC `input` with WIO `filters` (a Conv2D of height 1, as TensorFlow does it)."""
     from .array_ops import expand_dims, squeeze
-    _nhwc_only(data_format, dilations)
+    _nhwc_only(data_format)
     stride = stride if isinstance(stride, int) else int(list(stride)[-2] if len(list(stride)) == 3 else stride[0])
-    out = conv2d(expand_dims(input, 1), expand_dims(filters, 0), (1, 1, stride, 1), padding)
+    rate = _spatial_dilations(dilations, 1)[0]
+    out = conv2d(expand_dims(input, 1), expand_dims(filters, 0), (1, 1, stride, 1), padding, dilations=(1, rate))
     return squeeze(out, [1])
 
 
@@ -263,8 +302,53 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
     return _pool("AvgPool", input, ksize, strides, padding, data_format, name)
 
 
-max_pool = max_pool2d
-avg_pool = avg_pool2d
+def _window(value, name) -> int:
+    values = [value] if isinstance(value, int) else [int(v) for v in value]
+    if len(values) == 3:
+        values = values[1:2]
+    if len(values) != 1:
+        raise ValueError(f"{name} should be of length 1 or 3 for a 1-D pool. Received: {name}={value}")
+    return values[0]
+
+
+def _pool1d(op, input, ksize, strides, padding, data_format, name):  # noqa: A002
+    """A 1-D pool of NWC `input`, as a 2-D pool of height 1 (as TensorFlow does it)."""
+    from .array_ops import expand_dims, squeeze
+    _nhwc_only(data_format)
+    size, stride = _window(ksize, "ksize"), _window(strides, "strides")
+    return squeeze(_pool(op, expand_dims(input, 1), (1, size), (1, stride), padding, None, name), [1])
+
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    """The maximum of each window of NWC `input`."""
+    return _pool1d("MaxPool", input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    """The mean of each window of NWC `input`."""
+    return _pool1d("AvgPool", input, ksize, strides, padding, data_format, name)
+
+
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    """The maximum of each window: 1-D (rank-3 NWC input) or 2-D (rank-4 NHWC); 3-D pools are refused."""
+    return _pool_by_rank("max", input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    """The mean of each window: 1-D (rank-3 NWC input) or 2-D (rank-4 NHWC); 3-D pools are refused."""
+    return _pool_by_rank("avg", input, ksize, strides, padding, data_format, name)
+
+
+def _pool_by_rank(kind, input, ksize, strides, padding, data_format, name):  # noqa: A002
+    rank = len(convert_to_tensor(input).shape)
+    if rank == 3:
+        return (max_pool1d if kind == "max" else avg_pool1d)(input, ksize, strides, padding, data_format or "NWC",
+                                                             name)
+    if rank == 4:
+        return (max_pool2d if kind == "max" else avg_pool2d)(input, ksize, strides, padding, data_format or "NHWC",
+                                                             name)
+    raise NotImplementedError(f"tf.nn.{kind}_pool of a rank-{rank} input is not implemented in placeflow: 1-D "
+                              "(rank 3, NWC) and 2-D (rank 4, NHWC) pools are.")
 
 
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):

@@ -110,29 +110,43 @@ def shuffle(value, seed=None, name=None):
 
 # -- stateless random ops: the same (shape, seed) always gives the same values -----------------------------------
 
-def _stateless(seed) -> np.random.Generator:
-    from .array_ops import _ints
-    pair = _ints(seed)
-    if len(pair) != 2:
-        raise ValueError(f"seed must have shape [2], not {[len(pair)]}: pass two integers, e.g. seed=[1, 2].")
-    return np.random.default_rng([pair[0] & 0xFFFFFFFFFFFFFFFF, pair[1] & 0xFFFFFFFFFFFFFFFF])
+def _seed_tensor(seed):
+    """The stateless seed as an int64 [2] tensor (it may be a traced tensor known only when the graph runs)."""
+    from ..eager.convert import convert_to_tensor
+    from . import math_ops
+    tensor = convert_to_tensor(seed)
+    if tensor.shape is not None and tuple(tensor.shape) != (2,):
+        raise ValueError(f"seed must have shape [2], not {list(tensor.shape)}: pass two integers, e.g. seed=[1, 2].")
+    return tensor if tensor.dtype == dtypes.int64 else math_ops.cast(tensor, dtypes.int64)
+
+
+def _stateless_op(op, seed, shape, dtype, name, **attrs):
+    dtype = dtypes.as_dtype(dtype)
+    return execute(op, (_seed_tensor(seed),), dtype, dict(attrs, shape=_shape(shape), dtype=dtype), name=name)
 
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None, alg="auto_select"):
-    """Uniform values determined by `seed` (two integers) alone. Not TensorFlow's Philox stream: the same
-    seed gives the same values in placeflow, not the values TensorFlow gives."""
-    return _draw_uniform(shape, minval, maxval, dtype, _stateless(seed), name)
+    """Uniform values determined by `seed` (two integers, or a tensor of them) alone. Not TensorFlow's Philox
+    stream: the same seed gives the same values in placeflow, not the values TensorFlow gives."""
+    if dtypes.as_dtype(dtype).is_integer:
+        if maxval is None:
+            raise ValueError(f"Must specify maxval for integer dtype {dtypes.as_dtype(dtype)!r}")
+        return _stateless_op("StatelessRandomUniformIntV2", seed, shape, dtype, name, minval=int(minval),
+                             maxval=int(maxval))
+    return _stateless_op("StatelessRandomUniformV2", seed, shape, dtype, name, minval=float(minval),
+                         maxval=1.0 if maxval is None else float(maxval))
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):
     """Normal values determined by `seed` alone (see stateless_uniform)."""
-    return _draw_normal("RandomStandardNormal", shape, mean, stddev, dtype, _stateless(seed), name)
+    return _stateless_op("StatelessRandomNormalV2", seed, shape, dtype, name, mean=float(mean), stddev=float(stddev))
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                                alg="auto_select"):
     """Truncated normal values determined by `seed` alone (see stateless_uniform)."""
-    return _draw_normal("TruncatedNormal", shape, mean, stddev, dtype, _stateless(seed), name)
+    return _stateless_op("StatelessTruncatedNormalV2", seed, shape, dtype, name, mean=float(mean),
+                         stddev=float(stddev))
 
 
 class Generator:

@@ -151,12 +151,28 @@ _OTHERS = {
 }
 
 
+def _no_kernel(op_name):
+    def raw_op(**kwargs):
+        from ..framework import errors
+        raise errors.NotFoundError(None, None, f"No registered '{op_name}' OpKernel for any device in placeflow "
+                                   "(there is no cuDNN RNN kernel): use the layer's generic path")
+    raw_op.__name__ = op_name
+    raw_op.__doc__ = f"{op_name}: no kernel in placeflow (NotFoundError, as TF without the kernel)."
+    return raw_op
+
+
+# Ops TF has only as fused vendor kernels: calling one raises NotFoundError, as TF does on a device without it;
+# Keras's LSTM/GRU (keras backend/tensorflow/rnn.py) then take their generic path.
+_WITHOUT_KERNELS = {name: _no_kernel(name) for name in ("CudnnRNN", "CudnnRNNV2", "CudnnRNNV3")}
+
+
 def _table() -> dict:
     table = {name: _unary(fn) for name, fn in _UNARY.items()}
     table.update({name: _binary(fn) for name, fn in _BINARY.items()})
     table.update({name: _reduce(fn) for name, fn in _REDUCE.items()})
     table.update({name: _activation(fn) for name, fn in _ACTIVATION.items()})
     table.update(_OTHERS)
+    table.update(_WITHOUT_KERNELS)
     return table
 
 

@@ -14,13 +14,14 @@ import threading
 
 import numpy as np
 
+from ..framework import tf_types
 from . import pipeline
 
 AUTOTUNE = -1
 _END = object()
 
 
-class Dataset:
+class Dataset(tf_types.DatasetV2):
     """A re-iterable sequence of elements built by chaining transformations."""
 
     def __init__(self, make_iterator, cardinality, spec=None):

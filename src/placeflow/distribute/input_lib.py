@@ -12,6 +12,7 @@ import abc
 
 import numpy as np
 
+from ..framework import tf_types
 from ..data.dataset import _as_tensors, _leaves, _map_structure, _prefetching
 from .values import PerReplica
 
@@ -32,7 +33,7 @@ def _host(value):
     return value.numpy() if hasattr(value, "numpy") else np.asarray(value)
 
 
-class DistributedDataset:
+class DistributedDataset(tf_types.DistributedDataset):
     """Iterating yields, per global batch, a structure of PerReplica tensors (one chunk per device).
 
     Several workers (MultiWorkerMirroredStrategy): as TensorFlow's auto-sharding by data, each global
@@ -88,7 +89,7 @@ class DistributedDataset:
         return f"<DistributedDataset over {len(self._devices)} replicas>"
 
 
-class DatasetsFromFunction:
+class DatasetsFromFunction(tf_types.DistributedDataset):
     """Per-replica datasets made by a function of InputContext: replica i takes every n-th element."""
 
     def __init__(self, dataset, devices):

@@ -99,6 +99,11 @@ class MirroredVariable(Variable):
         """The first device's copy."""
         return self._components[0]
 
+    @property
+    def constraint(self):
+        """The copies' constraint (None: none)."""
+        return self.primary.constraint
+
     def _current(self) -> Variable:
         index = distribution_context.update_index()
         if index is not None:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..framework import tf_types
 from ..framework.dtypes import _BY_NUMPY, as_dtype
 from ..framework.tensor_shape import TensorShape
 from ..runtime.transfer import to_host
 
 
-class EagerTensor:
+class EagerTensor(tf_types.Tensor):
     """An immutable tensor living on one device; operators are installed by placeflow.api."""
 
     __slots__ = ("_value", "_device", "__weakref__", "__dict__")  # __dict__: attributes libraries set

@@ -43,9 +43,12 @@ class Variable:
         return super().__new__(cls)
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
-                 synchronization=None, aggregation=None):
+                 synchronization=None, aggregation=None, constraint=None):
         if "_value" in self.__dict__:  # made by __new__ (a creator, or lifted out of a trace): already built
             return
+        if constraint is not None and not callable(constraint):
+            raise ValueError(f"The `constraint` argument must be a callable. Received: {constraint!r}")
+        self._constraint = constraint
         if initial_value is None:
             raise ValueError("initial_value must be specified, e.g. placeflow.Variable(3.0).")
         if callable(initial_value):
@@ -60,6 +63,11 @@ class Variable:
         handle = execute("VarHandleOp", (value,), value.dtype, name=self._name)
         self._device = handle._device
         self._value = handle._value
+
+    @property
+    def constraint(self):
+        """The projection an optimizer applies after each update (None: none), as given to the constructor."""
+        return self.__dict__.get("_constraint")
 
     @property
     def _unique_id(self) -> str:

@@ -31,6 +31,79 @@ class TensorShape(tuple):
         """The dimensions as a list."""
         return list(self)
 
+    @property
+    def dims(self):
+        """The dimensions as a list (None for an unknown rank)."""
+        return None if self.rank is None else list(self)
+
+    def is_compatible_with(self, other) -> bool:
+        """Whether some fully known shape matches both (unknown ranks and dimensions match anything)."""
+        other = as_shape(other)
+        if self.rank is None or other.rank is None:
+            return True
+        return self.rank == other.rank and all(a is None or b is None or a == b for a, b in zip(self, other))
+
+    def merge_with(self, other) -> "TensorShape":
+        """The shape that both describe (each unknown filled from the other); ValueError if incompatible."""
+        other = as_shape(other)
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
+        if self.rank is None:
+            return other
+        if other.rank is None:
+            return self
+        return TensorShape([a if a is not None else b for a, b in zip(self, other)])
+
+    def most_specific_compatible_shape(self, other) -> "TensorShape":
+        """The most specific shape compatible with both (dimensions that differ become unknown)."""
+        other = as_shape(other)
+        if self.rank is None or other.rank is None or self.rank != other.rank:
+            return TensorShape(None)
+        return TensorShape([a if a == b else None for a, b in zip(self, other)])
+
+    def concatenate(self, other) -> "TensorShape":
+        """This shape's dimensions followed by `other`'s."""
+        other = as_shape(other)
+        if self.rank is None or other.rank is None:
+            return TensorShape(None)
+        return TensorShape(list(self) + list(other))
+
+    def with_rank(self, rank) -> "TensorShape":
+        """This shape, known to have `rank` dimensions; ValueError if it has another rank."""
+        if self.rank is None:
+            return unknown_shape(rank)
+        if self.rank != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+        return self
+
+    def with_rank_at_least(self, rank) -> "TensorShape":
+        """This shape; ValueError if it has fewer than `rank` dimensions."""
+        if self.rank is not None and self.rank < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank) -> "TensorShape":
+        """This shape; ValueError if it has more than `rank` dimensions."""
+        if self.rank is not None and self.rank > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def assert_has_rank(self, rank) -> None:
+        """ValueError unless the rank is unknown or `rank`."""
+        if self.rank not in (None, rank):
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_is_compatible_with(self, other) -> None:
+        """ValueError unless compatible with `other`."""
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
+
+    def assert_same_rank(self, other) -> None:
+        """ValueError if both ranks are known and differ."""
+        other = as_shape(other)
+        if self.rank is not None and other.rank is not None and self.rank != other.rank:
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
     def num_elements(self) -> int:
         """Product of the dimensions (None when one is unknown)."""
         total = 1
@@ -117,6 +190,11 @@ class _UnknownRankShape(TensorShape):
 
 
 _UNKNOWN_RANK = _UnknownRankShape()
+
+
+def as_shape(shape) -> TensorShape:
+    """`shape` as a TensorShape."""
+    return shape if isinstance(shape, TensorShape) else TensorShape(shape)
 
 
 def unknown_shape(rank=None):

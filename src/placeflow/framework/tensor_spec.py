@@ -6,7 +6,13 @@ from . import dtypes
 from .tensor_shape import TensorShape
 
 
-class TensorSpec:
+class TypeSpec:
+    """tf.TypeSpec: the base of value descriptions (TensorSpec); Keras's serialization tests isinstance."""
+
+    __slots__ = ()
+
+
+class TensorSpec(TypeSpec):
     """Describes a tensor: `TensorSpec(shape=[None, 3], dtype=tf.float32, name=None)`."""
 
     __slots__ = ("shape", "dtype", "name")

@@ -6,6 +6,7 @@ import contextlib
 import re
 import threading
 
+from ..framework import tf_types
 from ..eager.tensor import TensorRef
 from ..framework import errors, graph_mode
 from ..framework.interpreter import Interpreter
@@ -26,7 +27,7 @@ def _check_scope_name(name: str, root: bool) -> None:
                          f"{pattern.pattern}")
 
 
-class Tensor:
+class Tensor(tf_types.Tensor):
     """A symbolic output of an Operation: a value only once a Session or function runs the graph."""
 
     __slots__ = ("op", "value_index", "dtype", "_shape", "__weakref__", "__dict__")  # attributes, as TF's

@@ -15,6 +15,21 @@ import threading
 _log = logging.getLogger("placeflow.executor")
 _shared: dict = {}
 _lock = threading.Lock()
+_thread_state = threading.local()
+
+
+def in_worker() -> bool:
+    """Whether the calling thread is a lane's worker (running some plan's work)."""
+    return getattr(_thread_state, "lane", None) is not None
+
+
+def private_pools() -> dict:
+    """This thread's own pools, for plans it runs from inside another plan's run: a nested plan must not
+    queue behind the outer plan's work on the shared lanes, which may be waiting for this very thread."""
+    pools = getattr(_thread_state, "pools", None)
+    if pools is None:
+        pools = _thread_state.pools = {}
+    return pools
 
 
 class Lane:
@@ -41,6 +56,7 @@ class Lane:
                 self._threads.append(thread)
 
     def _work(self) -> None:
+        _thread_state.lane = self.name
         while True:
             fn, args = self._queue.get()
             if fn is None:

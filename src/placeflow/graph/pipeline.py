@@ -11,9 +11,14 @@ Session, ConcreteFunction and loop or branch bodies call these three functions a
 
 from __future__ import annotations
 
+import threading
+
 from ..placement import placers
 from . import executor, intra_op, lanes, partition
 from .graph import Tensor
+
+
+_running = threading.local()  # per thread: how many parallel plan runs it is inside
 
 
 def place(operations, placed: dict, ctx, soft: bool, log_placement: bool, reasons: dict | None = None) -> dict:
@@ -38,6 +43,11 @@ def run(plan, feed_values, inter_threads: int, intra_threads: int, collector=Non
         return executor.run(plan, feed_values, None, collector)
     if plan.devices is None:
         plan.devices = list({n.device.name: n.device for n in plan.nodes}.values())
-    pools = lanes.lanes_for(plan.devices, inter_threads, own_lanes)
-    with intra_op.limited_for(plan.width, intra_threads):
-        return executor.run(plan, feed_values, pools, collector, lanes.worker_budget(inter_threads))
+    nested = getattr(_running, "depth", 0) > 0 or lanes.in_worker()  # e.g. a loop body run by an outer step
+    pools = lanes.lanes_for(plan.devices, inter_threads, lanes.private_pools() if nested else own_lanes)
+    _running.depth = getattr(_running, "depth", 0) + 1
+    try:
+        with intra_op.limited_for(plan.width, intra_threads):
+            return executor.run(plan, feed_values, pools, collector, lanes.worker_budget(inter_threads))
+    finally:
+        _running.depth -= 1

@@ -7,4 +7,4 @@ code never uses them.
 from . import distribute, smart_cond, tracking, types  # noqa: F401
 from .types import CompositeTensor  # noqa: F401
 from ..eager.tensor import EagerTensor  # noqa: F401  (keras backend/tensorflow/nn.py: isinstance checks)
-from ..graph.graph import Graph as FuncGraph  # noqa: F401  (keras backend/tensorflow/core.py compute_output_spec)
+from ..graph.function import FuncGraph  # noqa: F401  (keras backend/tensorflow/core.py compute_output_spec)

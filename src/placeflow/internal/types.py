@@ -17,9 +17,11 @@ def _register() -> None:
     from ..eager.variables import Variable
     from ..graph.graph import Tensor as GraphTensor
     from ..api.sparse import SparseTensor
+    from ..distribute.values import PerReplica
     for cls in (EagerTensor, GraphTensor, Variable):
         Tensor.register(cls)
     CompositeTensor.register(SparseTensor)
+    CompositeTensor.register(PerReplica)  # keras backend/tensorflow/trainer.py `_is_per_replica_instance`
 
 
 _register()

@@ -62,3 +62,35 @@ def _shuffle(xp, value, generator=None):
         return value.copy()
     order = generator.permutation(value.shape[0])
     return value[xp.asarray(order)]
+
+
+# -- stateless: the values depend on the seed input alone (a tensor, so it may be known only when a graph runs) --
+
+def _seeded(seed) -> np.random.Generator:
+    host = seed.get() if hasattr(seed, "get") else np.asarray(seed)
+    pair = [int(v) & 0xFFFFFFFFFFFFFFFF for v in host.reshape(-1)]
+    return np.random.default_rng(pair)
+
+
+@define("StatelessRandomUniformV2", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE,
+        presize=presize_from_attrs)
+def _stateless_uniform(xp, seed, shape, minval, maxval, dtype):
+    return _uniform(xp, shape, minval, maxval, dtype, _seeded(seed))
+
+
+@define("StatelessRandomNormalV2", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE,
+        presize=presize_from_attrs)
+def _stateless_normal(xp, seed, shape, mean, stddev, dtype):
+    return _normal(xp, shape, mean, stddev, dtype, _seeded(seed))
+
+
+@define("StatelessTruncatedNormalV2", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE,
+        presize=presize_from_attrs)
+def _stateless_truncated_normal(xp, seed, shape, mean, stddev, dtype):
+    return _truncated_normal(xp, shape, mean, stddev, dtype, _seeded(seed))
+
+
+@define("StatelessRandomUniformIntV2", {d.int32, d.int64}, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE,
+        presize=presize_from_attrs)
+def _stateless_uniform_int(xp, seed, shape, minval, maxval, dtype):
+    return _uniform_int(xp, shape, minval, maxval, dtype, _seeded(seed))
