@@ -32,5 +32,6 @@ kernel, bias = model.get_weights()
 print(f"replicas: {strategy.num_replicas_in_sync}")
 print(f"loss: {history.history['loss'][0]:.4f} -> {history.history['loss'][-1]:.6f}")
 print(f"y = {kernel[0, 0]:.3f} x + {bias[0]:.3f}")
-print("kernel copies:", [c.device for c in model.layers[1].kernel.values])
-print("copies identical:", all(np.array_equal(c.numpy(), kernel) for c in model.layers[1].kernel.values))
+# a Keras variable holds its tf.Variable in `.value`: under the strategy, a MirroredVariable with one copy per GPU
+print("kernel copies:", [c.device for c in model.layers[1].kernel.value.values])
+print("copies identical:", all(np.array_equal(c.numpy(), kernel) for c in model.layers[1].kernel.value.values))

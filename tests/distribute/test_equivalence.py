@@ -1,7 +1,10 @@
 """Data-parallel training gives the weights single-device training gives, on the same global batches.
 
-23 examples in batches of 10 make a last batch of 3: over 4 replicas it splits [1, 1, 1, 0], so an
-uneven split and an empty replica batch are both covered.
+Keras's fit: 24 examples in batches of 8 split evenly over 1, 2 and 4 replicas. (Keras 3 averages each
+replica's loss over its own examples and divides by the replica count, so an uneven last batch weighs
+its examples differently from one device, in TensorFlow as here: tests/conformance records that case.)
+The custom loop with compute_average_loss covers the uneven split: 23 examples in batches of 10 make a
+last batch of 3, which over 4 replicas splits [1, 1, 1, 0].
 """
 
 import numpy as np
@@ -10,12 +13,13 @@ import pytest
 import placeflow as tf
 
 ROWS, FEATURES, CLASSES, BATCH = 23, 5, 3, 10
+FIT_ROWS, FIT_BATCH = 24, 8
 
 
-def data():
+def data(rows=ROWS):
     rng = np.random.RandomState(0)
-    x = rng.randn(ROWS, FEATURES).astype(np.float32)
-    y = rng.randint(0, CLASSES, size=ROWS).astype(np.int32)
+    x = rng.randn(rows, FEATURES).astype(np.float32)
+    y = rng.randint(0, CLASSES, size=rows).astype(np.int32)
     return x, y
 
 
@@ -33,10 +37,10 @@ def build(optimizer):
 
 
 def train(strategy, optimizer):
-    x, y = data()
+    x, y = data(FIT_ROWS)
     with strategy.scope():
         model = build(optimizer)
-    history = model.fit(x, y, batch_size=BATCH, epochs=3, shuffle=False, verbose=0)
+    history = model.fit(x, y, batch_size=FIT_BATCH, epochs=3, shuffle=False, verbose=0)
     return model, history
 
 
@@ -64,7 +68,8 @@ def test_mirrored_training_matches_single_device(make_context, kind, replicas, o
     np.testing.assert_allclose(history.history["loss"], reference_history.history["loss"], rtol=1e-5)
     np.testing.assert_allclose(history.history["accuracy"], reference_history.history["accuracy"])
     for weight in model.weights:  # every replica's copy is identical
-        copies = [c.numpy() for c in getattr(weight, "values", [weight])]
+        mirrored = weight.value  # the tf.Variable a Keras variable holds: here a MirroredVariable
+        copies = [c.numpy() for c in mirrored.values]
         assert len(copies) == replicas
         for copy in copies[1:]:
             np.testing.assert_array_equal(copy, copies[0])

@@ -44,5 +44,8 @@ def test_saver_and_tf1_optimizer_options_are_implemented_or_refused(tmp_path):
             with pytest.raises(NotImplementedError, match="write_state=False"):
                 saver.save(session, str(tmp_path / "m"), write_state=False)
     with pytest.raises(NotImplementedError, match="experimental_aggregate_gradients=False"):
+        tf.compat.v1.train.GradientDescentOptimizer(0.1).apply_gradients([(tf.constant(1.0), tf.Variable(1.0))],
+                                                                         experimental_aggregate_gradients=False)
+    with pytest.raises(TypeError):  # Keras 3's optimizers have no such argument (as with TensorFlow)
         tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.constant(1.0), tf.Variable(1.0))],
                                                      experimental_aggregate_gradients=False)

@@ -20,7 +20,7 @@ OUTPUTS = json.loads((FIXTURES / "keras_outputs.json").read_text())
 
 def _zeroed(model):
     for weight in model.weights:
-        weight.assign(np.zeros(tuple(weight.shape), weight.dtype.numpy_dtype))
+        weight.assign(np.zeros(tuple(weight.shape), weight.dtype))
     return model
 
 

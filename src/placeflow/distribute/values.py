@@ -3,6 +3,8 @@ SyncOnReadVariable (copies each replica updates on its own, combined when read: 
 
 from __future__ import annotations
 
+import weakref
+
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
@@ -86,6 +88,8 @@ class MirroredVariable(Variable):
         var._strategy = strategy
         var._components = tuple(components)
         var._aggregation = aggregation
+        for component in components:  # TF's link from a copy to its container (Keras's optimizer keys slots by it)
+            component._distributed_container = weakref.ref(var)
         return var
 
     # -- which copy -----------------------------------------------------------------------------

@@ -56,6 +56,12 @@ class EagerTensor(tf_types.Tensor):
         value = np.array(self._value, copy=True) if self._device.host_backed else to_host(self._value)
         return value[()] if value.ndim == 0 else value
 
+    def __deepcopy__(self, memo):
+        return self  # immutable: a copy is the same tensor, as TF's EagerTensor
+
+    def __copy__(self):
+        return self
+
     def __array__(self, dtype=None, copy=None):
         if copy or not self._device.host_backed:
             array = np.asarray(self.numpy())

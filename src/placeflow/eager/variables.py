@@ -99,6 +99,16 @@ class Variable:
         """The current value as a NumPy array."""
         return EagerTensor(current_value(self), self._device).numpy()
 
+    def __deepcopy__(self, memo):
+        """A new variable on the same device with a copy of this one's value (TF's rule, eager only)."""
+        if graph_mode.active() is not None:
+            raise NotImplementedError("deepcopy() of a variable is only available eagerly (as in TensorFlow).")
+        from ..placement.device_scope import device as device_scope
+        with device_scope(self.device):
+            copied = Variable(self.read_value(), trainable=self.trainable, name=self._name, constraint=self.constraint)
+        memo[id(self)] = copied
+        return copied
+
     def __array__(self, dtype=None, copy=None):
         array = np.asarray(self.numpy())
         return array if dtype is None else array.astype(dtype, copy=False)
