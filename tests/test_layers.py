@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parents[1] / "src" / "placeflow"
 LAYERS = ["framework", "config", "memory", "runtime", "ops", "placement", "eager", "graph", "api", "data",
           "distribute", "keras", "tools"]
 FACADES = {"__init__", "__main__", "_facade_names", "compat", "python", "errors", "debugging", "test", "train", "nest",
-           "sysconfig", "version", "autograph", "as_tensorflow", "internal", "compiler", "keras", "init_ops"}
+           "sysconfig", "version", "autograph", "internal", "compiler", "keras", "init_ops", "summary"}
 
 
 def imports_of(path: Path) -> list:

@@ -7,7 +7,7 @@ TensorFlow backend, imports Keras, and puts Keras's `tf.keras` module in this mo
 import os
 import sys
 
-from . import as_tensorflow
+from .tools import as_tensorflow
 
 
 def _load():

@@ -29,8 +29,9 @@ def single_replica_reference(case):
 
 
 def isolated(case):
-    """Record this case from TensorFlow in a fresh process: TF's collectives can fail once earlier cases
-    have used MirroredStrategy in the same process (placeflow runs it with the others)."""
+    """Record this case from TensorFlow in a fresh process: TF's collectives can fail, and Keras's loss
+    scaling can change, once earlier cases have used MirroredStrategy in the same process (placeflow runs it
+    with the others)."""
     case.isolated = True
     return case
 
@@ -271,6 +272,7 @@ def case_aggregation_none_assign_in_replica_context_writes_each_copy(tf, env):
 
 
 @single_replica_reference  # Keras 3 on 2 replicas: a scalar custom loss is not divided by the replicas (2x)
+@isolated  # in one process after other cases, TF 2.21 logs this loss per replica-mean (half); fresh, as here
 def case_subclassed_model_fit_under_mirrored_strategy(tf, env):
     class TwoLayer(tf.keras.Model):
         def __init__(self):

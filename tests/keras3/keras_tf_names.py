@@ -83,7 +83,7 @@ def keras_tf_chains(root: Path | None = None, *, tests: bool = False) -> dict:
 def missing_in_placeflow(chains) -> list:
     """The chains that placeflow, standing in for tensorflow, cannot resolve."""
     import importlib
-    from placeflow import as_tensorflow
+    from placeflow.tools import as_tensorflow
     as_tensorflow.install()
     missing = []
     for chain in sorted(chains):

@@ -658,6 +658,11 @@ def do_not_convert(func=None):
     return unconverted
 
 
+# Packages whose functions AutoGraph never rewrites: their Python control flow is meant as written.
+_LIBRARIES = frozenset({"placeflow", "tensorflow", "keras", "numpy", "scipy", "collections", "functools", "inspect",
+                        "threading", "copy", "re", "pathlib"})
+
+
 def convert(fn):
     """`fn` with its tensor if/while statements rewritten; `fn` itself when its source is unavailable or it is
     marked with do_not_convert."""
@@ -666,6 +671,10 @@ def convert(fn):
         return fn
     if getattr(target, "__name__", "") == "<lambda>" or not inspect.isfunction(target):
         return fn
+    if (getattr(target, "__module__", None) or "").split(".")[0] in _LIBRARIES:
+        return fn  # library code is left as written (TF's AutoGraph does not convert these packages either)
+    if hasattr(target, "__wrapped__"):
+        return fn  # a decorator's wrapper: its source (inspect follows __wrapped__) is not its code
     try:
         converted = _convert_cached(target.__code__, target)
     except (OSError, TypeError, ValueError, SyntaxError, IndentationError):

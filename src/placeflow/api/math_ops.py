@@ -218,7 +218,11 @@ def add_n(inputs, name=None):
 
 
 def cast(x, dtype, name=None):
-    """x converted to `dtype` (Cast; like TensorFlow's docs say, it has only a CPU kernel here)."""
+    """x converted to `dtype` (Cast; like TensorFlow's docs say, it has only a CPU kernel here). IndexedSlices
+    stay IndexedSlices (their values cast), as in TensorFlow."""
+    from ..ops.indexed_slices import IndexedSlices
+    if isinstance(x, IndexedSlices):
+        return IndexedSlices(cast(x.values, dtype, name), x.indices, x.dense_shape)
     x = convert_to_tensor(x)
     dtype = dtypes.as_dtype(dtype)
     if x.dtype == dtype:

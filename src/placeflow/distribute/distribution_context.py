@@ -172,6 +172,12 @@ class ReplicaContext:
         upstream gradient (as TensorFlow's)."""
         from ..api.custom_gradient import custom_gradient
         from ..framework.nest import flatten, pack_as
+        from ..ops.indexed_slices import IndexedSlices, densify
+        if self._coordinator is None and self._strategy.num_replicas_in_sync == 1:
+            return value  # one replica: the sum and the mean are the value (IndexedSlices stay IndexedSlices)
+        if any(isinstance(v, IndexedSlices) for v in flatten(value)):
+            # TF all-gathers IndexedSlices; placeflow reduces them dense (the same sum: docs/divergences.md)
+            value = pack_as(value, [densify(v) for v in flatten(value)])
 
         def merge(strategy, *per_replica):
             return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in per_replica])

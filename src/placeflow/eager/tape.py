@@ -21,6 +21,8 @@ import weakref
 import numpy as np
 
 from ..framework.nest import flatten, pack_as
+from ..ops import indexed_slices
+from ..ops.indexed_slices import IndexedSlices
 from ..ops.registry import NOT_DIFFERENTIABLE, differentiable_ops, op_def
 from ..placement import scope as scope_module
 from .tensor import EagerTensor
@@ -286,7 +288,7 @@ class GradientTape:
             if grad_fn is None:
                 raise LookupError(f"No gradient defined for operation '{entry.op}'. placeflow defines "
                                   f"gradients for: {', '.join(sorted(differentiable_ops()))}.")
-            upstream = [g if g is not None else _execute("ZerosLike", (out,), out.dtype)
+            upstream = [indexed_slices.densify(g) if g is not None else _execute("ZerosLike", (out,), out.dtype)
                         for g, out in zip(upstream, entry.outputs)]
             with _forward_device(entry.outputs[0]):
                 input_grads = grad_fn(entry, *upstream)
@@ -372,12 +374,22 @@ def _forward_device(tensor):
 
 def _accumulate(grads, key, grad) -> None:
     previous = grads.get(key)
-    grads[key] = grad if previous is None else _execute("AddV2", (previous, grad), grad.dtype)
+    if previous is None:
+        grads[key] = grad
+    elif isinstance(previous, IndexedSlices) or isinstance(grad, IndexedSlices):
+        grads[key] = indexed_slices.add(previous, grad)
+    else:
+        grads[key] = _execute("AddV2", (previous, grad), grad.dtype)
 
 
 def _sum(parts):
     if not parts:
         return None
+    if any(isinstance(part, IndexedSlices) for part in parts):
+        total = parts[0]
+        for part in parts[1:]:
+            total = indexed_slices.add(total, part)
+        return total
     return parts[0] if len(parts) == 1 else _execute("AddN", parts, parts[0].dtype)
 
 

@@ -24,6 +24,15 @@ PARTIAL_UPDATES = frozenset({"_SliceAssignVariableOp"})  # ops writing part of a
 _UNIQUE_IDS = itertools.count(1)
 
 
+def _dense_rows(sparse_delta, method):
+    """The dense tensor of an IndexedSlices argument of Variable.<method>; TypeError for anything else."""
+    from ..ops.indexed_slices import IndexedSlices
+    if not isinstance(sparse_delta, IndexedSlices):
+        raise TypeError(f"Variable.{method} takes tf.IndexedSlices; got {type(sparse_delta).__name__}: "
+                        f"{sparse_delta!r}")
+    return sparse_delta.dense()
+
+
 class Variable:
     """A mutable tensor placed once (scope, or GPU:0 when it has a kernel for the dtype).
 
@@ -145,6 +154,22 @@ class Variable:
     def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
         """Subtract `delta` from the variable."""
         return self._update("AssignSubVariableOp", delta, read_value)
+
+    # -- sparse updates (IndexedSlices: Keras's optimizers update an embedding's looked-up rows this way) --
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """Add `sparse_delta` (IndexedSlices) to the rows it names; rows named twice get both."""
+        return self.assign_add(_dense_rows(sparse_delta, "scatter_add"), name=name)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """Subtract `sparse_delta` (IndexedSlices) from the rows it names."""
+        return self.assign_sub(_dense_rows(sparse_delta, "scatter_sub"), name=name)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """Set the rows `sparse_delta` (IndexedSlices) names to its values."""
+        from ..ops.emit import emit, expand_dims
+        _dense_rows(sparse_delta, "scatter_update")
+        rows = expand_dims(sparse_delta.indices, -1)
+        return self.assign(emit("TensorScatterUpdate", (self.read_value(), rows, sparse_delta.values)), name=name)
 
     # -- description ------------------------------------------------------------------------
     @property

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..eager.tape import Entry  # gradient rules see a graph op as they see a recorded one
 from ..framework import errors, graph_mode, nest
 from ..ops.emit import emit, zeros_like
+from ..ops.indexed_slices import densify
 from ..ops.registry import NOT_DIFFERENTIABLE, differentiable_ops, op_def
 from .graph import Tensor
 
@@ -79,8 +80,10 @@ def _add(grads, tensor, grad) -> None:
 
 
 def _total(parts):
+    """The sum of a tensor's gradient parts (a gather's IndexedSlices made dense: tf.gradients here is dense)."""
     if not parts:
         return None
+    parts = [densify(part) for part in parts]
     return parts[0] if len(parts) == 1 else emit("AddN", tuple(parts), parts[0].dtype)
 
 

@@ -5,13 +5,12 @@ Index inputs are int32/int64 tensors. On the CPU an index out of range is Invali
 TensorFlow's text; on a GPU, as TF's kernels, indices are not checked (no device sync).
 """
 
-import weakref
-
 import numpy as np
 
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
-from .emit import emit, reduce_to, shape_of, zeros_like
+from .emit import emit, reduce_to, reshape, shape_of, zeros_like
+from .indexed_slices import IndexedSlices
 from .registry import ANY, NOT_DIFFERENTIABLE, NUMBERS, define
 
 INDEX_TYPES = frozenset({d.int32, d.int64})
@@ -43,33 +42,18 @@ def _gather_shape(shapes, attrs):
     return tuple(params[:axis]) + tuple(indices) + tuple(params[axis + 1:])
 
 
-_slices: dict = {}  # id(eager _GatherGrad output) -> (weak reference to it, its upstream, indices, params)
-
-
 def _gather_grad(e, g):
+    """The gradient of a gather: IndexedSlices of the gathered rows along axis 0 (as TF's), else dense."""
     params, indices = e.inputs
-    out = emit("_GatherGrad", (g, indices, params), g.dtype, {"axis": e.attrs.get("axis", 0)})
-    if e.attrs.get("axis", 0) == 0 and not hasattr(out, "op"):  # eager: remember the slices (see below)
-        key = id(out)
-        _slices[key] = (weakref.ref(out, lambda _, key=key: _slices.pop(key, None)), g, indices, params)
-    return [out, None]
-
-
-def squared_slices(grad):
-    """For a gradient made by one gather (an embedding lookup) along axis 0: the sum of its slices' squares,
-    row by row, as TensorFlow's optimizers compute from IndexedSlices (repeated ids add squares, not the
-    square of their sum); None for any other gradient."""
-    op = getattr(grad, "op", None)
-    if op is not None:
-        if op.type != "_GatherGrad" or op.attrs.get("axis", 0) != 0:
-            return None
-        upstream, indices, params = op.inputs
-    else:
-        found = _slices.get(id(grad))
-        if found is None or found[0]() is not grad:
-            return None
-        _, upstream, indices, params = found
-    return emit("_GatherGrad", (upstream * upstream, indices, params), grad.dtype, {"axis": 0})
+    rest = shape_of(params)[1:]
+    if e.attrs.get("axis", 0) == 0 and None not in rest:
+        values = reshape(g, (-1,) + tuple(rest))
+        rows = reshape(indices, (-1,))
+        dense_shape = emit("Shape", (params,), params.dtype, {"out_type": d.int64})
+        slices = IndexedSlices(values, rows, dense_shape)
+        slices._like = params
+        return [slices, None]
+    return [emit("_GatherGrad", (g, indices, params), g.dtype, {"axis": e.attrs.get("axis", 0)}), None]
 
 
 @define("GatherV2", ANY, shape=_gather_shape, grad=_gather_grad)

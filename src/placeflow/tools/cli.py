@@ -1,4 +1,5 @@
-"""The `placeflow` command: `placeflow devices`, `placeflow memory`, `placeflow demo`, `placeflow launch`."""
+"""The `placeflow` command: `placeflow run`, `placeflow devices`, `placeflow memory`, `placeflow demo`,
+`placeflow launch`. `placeflow script.py` (and `python -m placeflow script.py`) is `placeflow run script.py`."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="placeflow", description="TensorFlow's device system on NumPy and CuPy.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command")
+    run = commands.add_parser("run", help="run a TensorFlow/Keras program with `tensorflow` meaning placeflow")
+    run.add_argument("script", help="the Python program (it may `import tensorflow` and `import keras`)")
+    run.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
     commands.add_parser("devices", help="list physical and logical devices, memory, growth, real or simulated")
     memory = commands.add_parser("memory", help="run a script (optional), then show every device's memory")
     memory.add_argument("script", nargs="?", help="a Python script to run first, as `python SCRIPT ARGS`")
@@ -30,11 +34,17 @@ def main(argv=None) -> int:
     launch.add_argument("--cpus-per-worker", type=float, default=1, help="CPUs each Ray actor holds (default 1)")
     launch.add_argument("script", help="the Python program every worker runs")
     launch.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0].endswith(".py"):
+        argv = ["run"] + argv
     args = parser.parse_args(argv)
     if args.version:
         from ..framework.version import PLACEFLOW_VERSION, TF_API_VERSION
         print(f"placeflow {PLACEFLOW_VERSION} (TensorFlow {TF_API_VERSION} API)")
         return 0
+    if args.command == "run":
+        from .run_script import run_script
+        return run_script(args.script, args.args)
     if args.command == "devices":
         from .devices_view import render
         print(render())

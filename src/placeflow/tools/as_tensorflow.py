@@ -16,7 +16,7 @@ import sys
 import types
 
 _ALIAS = "tensorflow"
-_PACKAGE = __name__.rpartition(".")[0]
+_PACKAGE = __name__.split(".")[0]  # "placeflow"
 
 
 def install() -> None:
