@@ -37,3 +37,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "cuda" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the pass rate of Keras's own test subset when it ran (tests/keras3/test_keras_suite.py)."""
+    import sys
+    module = sys.modules.get("tests.keras3.test_keras_suite")
+    for report in getattr(module, "REPORTS", []):
+        terminalreporter.write_sep("=", "Keras's own tests on placeflow")
+        terminalreporter.write_line(report)

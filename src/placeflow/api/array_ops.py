@@ -157,6 +157,24 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
     return execute("Squeeze", (x,), x.dtype, {"axis": None if axis is None else _ints(axis)}, name=name)
 
 
+def repeat(input, repeats, axis=None, name=None):  # noqa: A002
+    """Each element (axis None: of the flattened input) or slice along `axis` repeated `repeats` times (an int,
+    or one count per slice); the counts must be known while building."""
+    import numpy as np
+    from .indexing import gather
+    x = convert_to_tensor(input)
+    if axis is None:
+        x, axis = reshape(x, [-1]), 0
+    axis = int(axis) % max(len(x.shape), 1)
+    counts = get_static_value(repeats)
+    length = x.shape[axis]
+    if counts is None or length is None:
+        raise NotImplementedError("tf.repeat with counts or a length known only when the graph runs is not "
+                                  "implemented in placeflow; give the counts as Python ints or a constant.")
+    order = np.repeat(np.arange(int(length)), np.broadcast_to(np.asarray(counts, np.int64), (int(length),)))
+    return gather(x, order.astype(np.int32), axis=axis, name=name)
+
+
 def tile(input, multiples, name=None):  # noqa: A002
     """`input` repeated `multiples` times along each dimension."""
     x = convert_to_tensor(input)

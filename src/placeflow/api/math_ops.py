@@ -198,6 +198,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if (transpose_a and adjoint_a) or (transpose_b and adjoint_b):
         raise ValueError("Only one of transpose_a and adjoint_a (transpose_b and adjoint_b) can be True.")
     (a, b), dtype = operands("MatMul", (a, b))
+    if output_type is not None and dtypes.as_dtype(output_type) == dtypes.int32 and dtype in (dtypes.int8,
+                                                                                               dtypes.uint8):
+        # TF's (u)int8 product accumulates in int32: the same as multiplying the int32 casts
+        a, b, dtype = cast(a, dtypes.int32), cast(b, dtypes.int32), dtypes.int32
     if output_type is not None and dtypes.as_dtype(output_type) != dtype:
         raise NotImplementedError(f"matmul(output_type={output_type!r}) differing from the inputs' {dtype.name} is "
                                   "not implemented in placeflow; cast the product instead.")

@@ -273,14 +273,68 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
 
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC",  # noqa: A002
                      dilations=None, name=None):
-    """The transpose (gradient) of conv2d: NHWC `input` to `output_shape`, filters HW(out)(in)."""
+    """The transpose (gradient) of conv2d: NHWC `input` to `output_shape`, filters HW(out)(in); dilations as a
+    zero-spread filter."""
     from .array_ops import _ints
-    _nhwc_only(data_format, dilations)
+    _nhwc_only(data_format)
     x = convert_to_tensor(input)
-    w = convert_to_tensor(filters, dtype=x.dtype)
+    w = _dilated_filters(convert_to_tensor(filters, dtype=x.dtype), _spatial_dilations(dilations, 2))
     return execute("Conv2DBackpropInput", (w, x), x.dtype, {"input_sizes": _ints(output_shape),
                                                            "strides": _four(strides, "strides"),
                                                            "padding": _padding(padding)}, name=name)
+
+
+def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NWC",  # noqa: A002
+                     dilations=None, name=None):
+    """The transpose of conv1d: NWC `input` to `output_shape`, filters W(out)(in) (a 2-D one of height 1)."""
+    from .array_ops import _ints, expand_dims, squeeze
+    _nhwc_only(data_format)
+    batch, width, depth = _ints(output_shape)
+    stride = _window(strides, "strides")
+    rate = _spatial_dilations(dilations, 1)[0]
+    out = conv2d_transpose(expand_dims(input, 1), expand_dims(filters, 0), [batch, 1, width, depth],
+                           (1, 1, stride, 1), padding, dilations=(1, rate), name=name)
+    return squeeze(out, [1])
+
+
+def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_format=None,  # noqa: A002
+                   dilations=None, name=None):
+    """The transpose of convolution, by the filters' rank: 1-D (rank 3) or 2-D (rank 4); 3-D is refused."""
+    rank = len(convert_to_tensor(filters).shape) - 2
+    if rank == 1:
+        return conv1d_transpose(input, filters, output_shape, strides, padding, data_format or "NWC", dilations,
+                                name)
+    if rank == 2:
+        return conv2d_transpose(input, filters, output_shape, strides, padding, data_format or "NHWC", dilations,
+                                name)
+    raise NotImplementedError(f"tf.nn.conv_transpose with {rank}-D filters is not implemented in placeflow (no "
+                              "Conv3DBackpropInput); 1-D and 2-D transposed convolutions are.")
+
+
+def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None):  # noqa: A002
+    """Each input channel convolved with its own `channel_multiplier` filters: filter [h, w, in, multiplier],
+    output channels in * multiplier (channel c's filters at c * multiplier + m), as TensorFlow orders them."""
+    import numpy as np
+    from .array_ops import reshape
+    _nhwc_only(data_format)
+    x = convert_to_tensor(input)
+    w = convert_to_tensor(filter, dtype=x.dtype)
+    height, width, channels, multiplier = (int(d) for d in w.shape)
+    # a grouped convolution with one group per input channel: a block-diagonal [h, w, in, in * multiplier] filter
+    eye = np.eye(channels, dtype=x.dtype.numpy_dtype)
+    block = reshape(w, [height, width, channels, 1, multiplier]) * reshape(
+        convert_to_tensor(eye), [1, 1, channels, channels, 1])
+    full = reshape(block, [height, width, channels, channels * multiplier])
+    return conv2d(x, full, strides, padding, dilations=dilations, name=name)
+
+
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding, data_format=None,  # noqa: A002
+                     dilations=None, name=None):
+    """A depthwise convolution followed by a 1x1 convolution mixing its channels (pointwise_filter
+    [1, 1, in * multiplier, out])."""
+    _nhwc_only(data_format)
+    depthwise = depthwise_conv2d(input, depthwise_filter, strides, padding, dilations=dilations)
+    return conv2d(depthwise, pointwise_filter, 1, "VALID", name=name)
 
 
 def _pool(op, input, ksize, strides, padding, data_format, name):  # noqa: A002

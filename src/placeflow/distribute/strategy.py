@@ -76,6 +76,12 @@ class StrategyExtended:
         """Where variables live (every replica device)."""
         return self._devices
 
+    def call_for_each_replica(self, fn, args=(), kwargs=None):
+        """Not implemented in placeflow: run per-replica work with strategy.run from outside the step."""
+        raise NotImplementedError("StrategyExtended.call_for_each_replica is not implemented in placeflow (Keras's "
+                                  "LossScaleOptimizer, i.e. mixed precision, uses it under a strategy with several "
+                                  "replicas); use strategy.run, or one replica.")
+
     @contextlib.contextmanager
     def colocate_vars_with(self, colocate_with_variable):
         """Variables created inside live where `colocate_with_variable` does: on its device, or, for a

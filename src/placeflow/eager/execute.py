@@ -135,5 +135,10 @@ class EagerInterpreter(interpreter.Interpreter):
         """`execute`: place, copy the inputs, run the kernel."""
         return execute(op, inputs, dtype, attrs, resource, name)
 
+    def convert(self, value, dtype=None):
+        """tf.convert_to_tensor, eagerly."""
+        from .convert import convert_to_tensor
+        return convert_to_tensor(value, dtype=dtype)
+
 
 interpreter.eager = EagerInterpreter()

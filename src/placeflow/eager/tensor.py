@@ -42,6 +42,12 @@ class EagerTensor(tf_types.Tensor):
         """The dimensions, e.g. TensorShape([2, 3])."""
         return TensorShape(self._value.shape)
 
+    def set_shape(self, shape) -> None:
+        """Check that `shape` is compatible with this tensor's (an eager tensor's shape is already known)."""
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied shape "
+                             f"{TensorShape(shape) if not isinstance(shape, TensorShape) else shape}.")
+
     @property
     def ndim(self) -> int:
         """Number of dimensions."""

@@ -53,6 +53,11 @@ class DType:
         return self._kind == "b"
 
     @property
+    def is_numeric(self) -> bool:
+        """True for integer, floating and complex types (not bool or string)."""
+        return self._kind in "iufc"
+
+    @property
     def size(self) -> int:
         """Bytes per element."""
         return 2 if self.name == "bfloat16" else self.numpy_dtype.itemsize

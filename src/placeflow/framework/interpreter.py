@@ -24,6 +24,10 @@ class Interpreter:
         """Run (or record) `op` on `inputs`; its output tensor, or a list of them."""
         raise NotImplementedError(f"{type(self).__name__} does not run ops")
 
+    def convert(self, value, dtype=None):
+        """`value` (a tensor, array or Python value) as a tensor of this context (tf.convert_to_tensor)."""
+        raise NotImplementedError(f"{type(self).__name__} does not convert values")
+
     def make_variable(self, *args, **kwargs):
         """`placeflow.Variable(*args, **kwargs)` made in this context."""
         raise NotImplementedError(f"{type(self).__name__} does not make variables")

@@ -58,6 +58,11 @@ class Tensor(tf_types.Tensor):
         """Static shape: known dimensions are ints, unknown ones None (None when even the rank is unknown)."""
         return self._shape
 
+    def set_shape(self, shape) -> None:
+        """Refine the static shape with what `shape` knows; ValueError if they disagree."""
+        known = TensorShape(None) if self._shape is None else self._shape
+        merged = known.merge_with(shape)
+        self._shape = None if merged.rank is None else merged
     def get_shape(self):
         """The static shape (TensorFlow 1 name)."""
         return self._shape
@@ -192,6 +197,11 @@ class Graph(Interpreter):
         self.version = 0
 
     # -- the interpreter of ops made while this graph is the default -------------------------------
+    def convert(self, value, dtype=None):
+        """tf.convert_to_tensor while this graph is built (a graph tensor)."""
+        from ..eager.convert import convert_to_tensor
+        return convert_to_tensor(value, dtype=dtype)
+
     def run_op(self, op, inputs, dtype, attrs=None, resource=None, name=None):
         """Record `op` as a node of this graph (shapes and dtypes checked); its symbolic output(s)."""
         from .build import build

@@ -14,3 +14,14 @@ def maybe_merge_call(fn, strategy, *args, **kwargs):
 
 
 interim = _types.SimpleNamespace(maybe_merge_call=maybe_merge_call)
+
+
+def strategy_supports_no_merge_call() -> bool:
+    """Whether a replica may update state without merge_call (keras optimizers/loss_scale_optimizer.py): with
+    no strategy or one replica, yes; several replicas go through merge_call, as TF's MirroredStrategy does."""
+    if not strategy_context.has_strategy():
+        return True
+    return strategy_context.get_strategy().num_replicas_in_sync == 1
+
+
+interim.strategy_supports_no_merge_call = strategy_supports_no_merge_call

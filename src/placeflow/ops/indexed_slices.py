@@ -37,13 +37,15 @@ class IndexedSlices:
 
     def dense(self):
         """The dense tensor: each row of `values` added at its index (zeros elsewhere)."""
+        from ..framework import interpreter
+        current = interpreter.current()
+        values, indices = current.convert(self.values), current.convert(self.indices)  # they may be arrays
         rows = _static_dims(self.dense_shape)
         if rows is None and self._like is not None:
-            return emit("_GatherGrad", (self.values, self.indices, self._like), self.values.dtype, {"axis": 0})
+            return emit("_GatherGrad", (values, indices, self._like), values.dtype, {"axis": 0})
         if rows is None:
             raise ValueError(f"Converting IndexedSlices to a tensor needs a known dense_shape; got {self!r}")
-        return emit("UnsortedSegmentSum", (self.values, self.indices), self.values.dtype,
-                    {"num_segments": int(rows[0])})
+        return emit("UnsortedSegmentSum", (values, indices), values.dtype, {"num_segments": int(rows[0])})
 
     def __tf_tensor__(self, dtype=None, name=None):
         dense = self.dense()
