@@ -3,10 +3,12 @@
     PYTHONPATH=src python3 benchmarks/keras_cnn.py [--batch 32] [--steps 30]
 
 Model: Conv2D(16, 3x3, relu) -> MaxPooling2D(2) -> BatchNormalization -> Flatten -> Dense(10), softmax
-cross-entropy from logits, SGD 0.05, on 16x16x3 images. The placeflow step is Keras's train step as
-`fit` runs it (GradientTape, SGD, BatchNormalization's moving statistics updated), traced by
+cross-entropy from logits, SGD 0.05, on 16x16x3 images. The placeflow step is Keras 3's own train step
+(`model.train_on_batch`: its GradientTape, SGD, BatchNormalization's moving statistics), traced by
 placeflow.function. The NumPy step does the same forward, backward and update by hand (float32).
-Target (issue 17): placeflow <= 1.3x NumPy.
+Target (issue 17): placeflow <= 1.3x NumPy. `--own-keras-src DIR` also times placeflow's former Keras
+(DIR: the `src` of an older checkout, e.g. `git worktree add /tmp/own ad983b8`) in a child process, and
+`--tensorflow-python PY` the same Keras step on real TensorFlow (PY: a Python with tensorflow installed).
 """
 
 from __future__ import annotations
@@ -18,12 +20,15 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, os.environ.get("PLACEFLOW_BENCH_SRC") or str(Path(__file__).resolve().parents[1] / "src"))
 os.environ.setdefault("PLACEFLOW_DISABLE_CUDA", "1")
 
 import numpy as np  # noqa: E402
 
-import placeflow as tf  # noqa: E402
+if os.environ.get("PLACEFLOW_BENCH_LIBRARY") == "tensorflow":  # --tensorflow-python: the same step on real TF
+    import tensorflow as tf  # noqa: E402
+else:
+    import placeflow as tf  # noqa: E402
 
 H = W = 16
 C, F, K, CLASSES = 3, 16, 3, 10
@@ -45,8 +50,10 @@ def keras_step(weights):
     model.set_weights(weights)
     model.compile(optimizer=tf.keras.optimizers.SGD(LR),
                   loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
-    step = model._function("train")
-    return model, lambda x, y: step(x, y, None, float(x.shape[0]))
+    if hasattr(model, "_function"):  # placeflow's former Keras (--own-keras-src): its traced train step
+        step = model._function("train")
+        return model, lambda x, y: float(step(x, y, None, float(x.shape[0]))[0].numpy()) / float(x.shape[0])
+    return model, lambda x, y: float(model.train_on_batch(x, y))
 
 
 class NumpyCNN:
@@ -119,6 +126,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--own-keras-src", help="src/ of a checkout with placeflow's former Keras: time it too")
+    parser.add_argument("--tensorflow-python", help="a Python with TensorFlow: time the same Keras step on TF too")
+    parser.add_argument("--only-keras-ms", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     weights = initial_weights(rng)
@@ -127,15 +137,34 @@ def main() -> None:
     reference = NumpyCNN(weights)
     model, step = keras_step(weights)
     x, y = tf.constant(x_host), tf.constant(y_host)
-    losses = [float(step(x, y)[0].numpy()) / args.batch for _ in range(3)]
+    losses = [step(x, y) for _ in range(3)]
     expected = [reference.step(x_host, y_host) for _ in range(3)]
     np.testing.assert_allclose(losses, expected, rtol=1e-4)  # the two steps compute the same numbers
+    if args.only_keras_ms:
+        print(median_ms(lambda: step(x, y), args.steps))
+        return
     numpy_ms = median_ms(lambda: reference.step(x_host, y_host), args.steps)
     placeflow_ms = median_ms(lambda: step(x, y), args.steps)
+    own_ms = _child_ms(args, sys.executable, PLACEFLOW_BENCH_SRC=args.own_keras_src) if args.own_keras_src else None
+    tf_ms = (_child_ms(args, args.tensorflow_python, PLACEFLOW_BENCH_LIBRARY="tensorflow", TF_CPP_MIN_LOG_LEVEL="3")
+             if args.tensorflow_python else None)
     print(f"small CNN training step, batch {args.batch}, NumPy {np.__version__}, {os.cpu_count()} cores")
-    print(f"{'':28s} {'ms/step':>9s} {'ratio':>7s}")
-    print(f"{'NumPy (im2col, by hand)':28s} {numpy_ms:9.3f} {1.0:7.2f}")
-    print(f"{'placeflow Keras train step':28s} {placeflow_ms:9.3f} {placeflow_ms / numpy_ms:7.2f}")
+    print(f"{'':34s} {'ms/step':>9s} {'ratio':>7s}")
+    print(f"{'NumPy (im2col, by hand)':34s} {numpy_ms:9.3f} {1.0:7.2f}")
+    print(f"{'Keras 3 on placeflow':34s} {placeflow_ms:9.3f} {placeflow_ms / numpy_ms:7.2f}")
+    if own_ms is not None:
+        print(f"{'placeflow former Keras (own)':34s} {own_ms:9.3f} {own_ms / numpy_ms:7.2f}")
+    if tf_ms is not None:
+        print(f"{'Keras 3 on TensorFlow (CPU)':34s} {tf_ms:9.3f} {tf_ms / numpy_ms:7.2f}")
+
+
+def _child_ms(args, python, **env) -> float:
+    """This benchmark's Keras step in a child process (another library or source tree), in this run."""
+    import subprocess
+    out = subprocess.run([python, __file__, "--only-keras-ms", "--batch", str(args.batch), "--steps",
+                          str(args.steps)], capture_output=True, text=True, env=dict(os.environ, **env),
+                         check=True).stdout
+    return float(out.strip().splitlines()[-1])
 
 
 if __name__ == "__main__":
