@@ -127,3 +127,17 @@ def test_performance_options_are_kept_and_read_back():
     assert [int(x) for x in data] == [0, 1, 2, 3]
     with pytest.raises(ValueError):
         options.experimental_distribute.auto_shard_policy = 7
+
+
+def test_a_dataset_holds_its_own_copy_of_its_source_and_elements_never_change_it():
+    source = np.ones((256, 256), np.float32)  # 256 KiB: large enough for ops to write into dying inputs
+    dataset = tf.data.Dataset.from_tensors(source)
+    source[:] = 5.0  # as in TensorFlow, the dataset copied its source when it was made
+    for _ in range(2):
+        (element,) = list(dataset)
+        assert float(element.numpy()[0, 0]) == 1.0
+        out = tf.exp(tf.negative(element) * 2.0)  # elementwise ops that reuse a dying input's buffer
+        del element
+        assert float(out.numpy()[0, 0]) == pytest.approx(np.exp(-2.0))
+    mapped = tf.data.Dataset.from_tensor_slices(np.arange(4.0, dtype=np.float32)).map(lambda x: x * 2.0)
+    assert [float(x) for x in mapped] == [0.0, 2.0, 4.0, 6.0] == [float(x) for x in mapped]

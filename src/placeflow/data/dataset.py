@@ -534,11 +534,35 @@ def _prefetching(iterator, size):
 
 
 def _as_tensors(element, device="/cpu:0"):
+    """The element's arrays as tensors on `device`. A read-only host array (the dataset's own copy of its
+    source data, or a view of it) becomes a host tensor without a copy: nothing can change it, and a view is
+    never written into (runtime/forwarding.py); other arrays are copied, as tf.constant does."""
     from ..api.device import device as device_scope
     from ..eager.convert import constant
     from ..eager.tensor import EagerTensor
+    host = _host_device() if _on_host(device) else None
+
+    def convert(x):
+        if isinstance(x, (EagerTensor, Dataset)):
+            return x
+        if host is not None and isinstance(x, np.ndarray) and not x.flags.writeable and x.dtype.kind in "biufc":
+            return EagerTensor(x.view(), host)
+        return constant(x)
     with device_scope(device):
-        return _map_structure(lambda x: x if isinstance(x, (EagerTensor, Dataset)) else constant(x), element)
+        return _map_structure(convert, element)
+
+
+def _on_host(device) -> bool:
+    from ..framework.device_spec import DeviceSpec
+    spec = DeviceSpec.from_string(device) if isinstance(device, str) else None
+    return spec is not None and (spec.device_type or "").upper() == "CPU" and spec.device_index in (None, 0)
+
+
+def _host_device():
+    from ..config import context as context_module
+    from ..runtime import registry
+    ctx = context_module._context or context_module.context()
+    return registry.find(ctx, "/job:localhost/replica:0/task:0/device:CPU:0")
 
 
 def _call_eagerly(fn, element):
@@ -553,9 +577,9 @@ def _call_eagerly(fn, element):
 def _host_value(value):
     """A source's host array: NumPy arrays keep their dtype; Python floats become float32 and ints int32 (TF)."""
     if hasattr(value, "numpy"):
-        return value.numpy()
+        return _owned(value.numpy())
     if isinstance(value, np.ndarray):
-        return value
+        return _owned(value)
     array = np.asarray(value)
     if array.dtype == np.float64:
         return array.astype(np.float32)
@@ -564,6 +588,14 @@ def _host_value(value):
     if array.dtype == np.int64 and not array.size:
         return array.astype(np.int32)
     return array
+
+
+def _owned(array: np.ndarray) -> np.ndarray:
+    """The dataset's own read-only copy of a source array (TF copies a source into a tensor when the dataset
+    is made: later changes to the caller's array do not reach the dataset)."""
+    owned = np.array(array, copy=True)
+    owned.flags.writeable = False
+    return owned
 
 
 def _zip_structures(types, shapes):
