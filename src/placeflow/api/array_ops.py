@@ -157,6 +157,42 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
     return execute("Squeeze", (x,), x.dtype, {"axis": None if axis is None else _ints(axis)}, name=name)
 
 
+def roll(input, shift, axis, name=None):  # noqa: A002
+    """Elements shifted along `axis` by `shift` (ints or lists of them; a negative shift moves them back),
+    wrapping around: two slices joined, so the gradient follows (shifts must be known while building)."""
+    from .indexing import slice as slice_
+    x = convert_to_tensor(input)
+    shifts, axes = get_static_value(shift), get_static_value(axis)
+    if shifts is None or axes is None:
+        raise NotImplementedError("tf.roll with a shift or axis known only when the graph runs is not implemented "
+                                  "in placeflow; give them as Python ints.")
+    shifts = [int(s) for s in np.atleast_1d(shifts)]
+    axes = [int(a) for a in np.atleast_1d(axes)]
+    if len(shifts) != len(axes):
+        raise ValueError(f"shift and axis must have the same size; got {shifts} and {axes}")
+    for step, dim in zip(shifts, axes):
+        dim %= len(x.shape)
+        length = x.shape[dim]
+        if length is None:
+            raise NotImplementedError("tf.roll along a dimension of unknown size is not implemented in placeflow.")
+        step %= max(int(length), 1)
+        if step == 0:
+            continue
+        begin, size = [0] * len(x.shape), [-1] * len(x.shape)
+        size[dim] = int(length) - step
+        head = slice_(x, begin, size)
+        begin[dim], size[dim] = int(length) - step, step
+        tail = slice_(x, begin, size)
+        x = concat([tail, head], dim)
+    return x if name is None else _named(x, name)
+
+
+def _named(x, name):
+    """`x` through an Identity op called `name`."""
+    from .math_ops import identity
+    return identity(x, name=name)
+
+
 def repeat(input, repeats, axis=None, name=None):  # noqa: A002
     """Each element (axis None: of the flattened input) or slice along `axis` repeated `repeats` times (an int,
     or one count per slice); the counts must be known while building."""

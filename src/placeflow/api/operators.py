@@ -4,6 +4,7 @@ import numpy as np
 
 from ..eager.execute import execute
 from ..eager.tensor import EagerTensor
+from ..framework import tensor_types
 from ..framework.dtypes import _BY_NUMPY
 from ..eager.variables import Variable
 from ..graph.graph import Tensor as GraphTensor
@@ -101,8 +102,11 @@ _install_named(RefVariable)
 
 
 def is_tensor(x) -> bool:
-    """Whether `x` is a placeflow tensor or variable (NumPy arrays and Python numbers are not)."""
-    return isinstance(x, (EagerTensor, GraphTensor, Variable, RefVariable))
+    """Whether `x` is a tensor, a variable, or a composite tensor (SparseTensor, IndexedSlices), or acts as one
+    (Keras's variables); NumPy arrays and Python numbers are not (TF's rule)."""
+    if isinstance(x, (EagerTensor, GraphTensor, Variable, RefVariable)):
+        return True
+    return isinstance(x, (tensor_types.Tensor, tensor_types.CompositeTensor)) or getattr(x, "is_tensor_like", False)
 
 
 def _on(device_name):

@@ -1,15 +1,8 @@
 """`tf.__internal__.types`: the abstract tensor type (keras backend/tensorflow/core.py: `class Variable(...,
-tf.__internal__.types.Tensor, ...)`) and `tf.__internal__.CompositeTensor` (keras optimizer.py, trainer.py)."""
+tf.__internal__.types.Tensor, ...)`) and `tf.__internal__.CompositeTensor` (keras optimizer.py, trainer.py).
+The classes live in framework/tensor_types.py (tf.is_tensor answers by them); placeflow's register here."""
 
-import abc
-
-
-class Tensor(abc.ABC):  # noqa: B024 - an abstract marker, as TF's types.Tensor
-    """Anything that acts as a tensor: placeflow's tensors and variables, and Keras's variables."""
-
-
-class CompositeTensor(abc.ABC):  # noqa: B024
-    """A value made of several tensors (SparseTensor, RaggedTensor); placeflow's register themselves."""
+from ..framework.tensor_types import CompositeTensor, Tensor  # noqa: F401
 
 
 def _register() -> None:
@@ -18,9 +11,11 @@ def _register() -> None:
     from ..graph.graph import Tensor as GraphTensor
     from ..api.sparse import SparseTensor
     from ..distribute.values import PerReplica
+    from ..ops.indexed_slices import IndexedSlices
     for cls in (EagerTensor, GraphTensor, Variable):
         Tensor.register(cls)
-    CompositeTensor.register(SparseTensor)
+    for cls in (SparseTensor, IndexedSlices):
+        CompositeTensor.register(cls)
     CompositeTensor.register(PerReplica)  # keras backend/tensorflow/trainer.py `_is_per_replica_instance`
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
-from .emit import emit, matmul, negative, transpose
+from .emit import emit, matmul, negative, shape_of, transpose
 from . import shape_rules as rules
 from .registry import FLOATS, NOT_DIFFERENTIABLE, NUMBERS, define, no_gradient_yet
 
@@ -168,10 +168,39 @@ def _eigh(xp, a, compute_v=True):
 
 
 def _einsum_grad(e, g):
+    equation = _without_ellipsis(e.attrs["equation"], [shape_of(x) for x in e.inputs]) or e.attrs["equation"]
     return [emit("Einsum", (g, *[x for j, x in enumerate(e.inputs) if j != i]), g.dtype,
-                 {"equation": _gradient_equation(e.attrs["equation"], i)})
-            if _gradient_equation(e.attrs["equation"], i) else _unsupported_einsum_grad(e.attrs["equation"])
+                 {"equation": _gradient_equation(equation, i)})
+            if _gradient_equation(equation, i) else _unsupported_einsum_grad(e.attrs["equation"])
             for i in range(len(e.inputs))]
+
+
+def _without_ellipsis(equation: str, shapes):
+    """`equation` with each `...` spelled out in unused letters (from the inputs' static ranks), or None when it
+    has none, a rank is unknown, or the ellipsis dimensions broadcast (sizes differ: not implemented)."""
+    equation = equation.replace(" ", "")
+    if "..." not in equation or "->" not in equation:
+        return None
+    inputs, output = equation.split("->")
+    parts = inputs.split(",")
+    if any(s is None or None in s for s in shapes) or len(parts) != len(shapes):
+        return None
+    spare = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in equation]
+    counts = [len(s) - len(p.replace("...", "")) if "..." in p else 0 for p, s in zip(parts, shapes)]
+    width = max(counts)
+    if width > len(spare):
+        return None
+    letters = spare[:width]
+    sizes = {}
+    for part, shape, count in zip(parts, shapes, counts):
+        if "..." not in part:
+            continue
+        start = part.index("...")
+        for letter, size in zip(letters[width - count:], shape[start:start + count]):
+            if sizes.setdefault(letter, size) != size:
+                return None
+    spelled = [p.replace("...", "".join(letters[width - c:])) for p, c in zip(parts, counts)]
+    return ",".join(spelled) + "->" + output.replace("...", "".join(letters))
 
 
 def _gradient_equation(equation: str, index: int):
