@@ -38,6 +38,7 @@ record-tf:
 	$(TF_VENV)/bin/python tests/runtime/record_tf_error_classes.py
 	$(TF_VENV)/bin/python tests/ops/record_tf_op_dtypes.py
 	$(TF_VENV)/bin/python tests/memory/record_tf_memory.py
+	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/summary/record_tf_reads.py
 
 # Re-record tests/keras/fixtures (Keras 3's files and numbers) and check that Keras reads placeflow's files.
 record-keras:

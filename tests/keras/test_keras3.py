@@ -124,10 +124,3 @@ def test_a_recurrent_layer_traced_over_an_unknown_number_of_steps_matches_eager(
         layer.build((None, 5, 3))
         traced = tf.function(layer.__call__, input_signature=[tf.TensorSpec([2, None, 3], tf.float32)])
         np.testing.assert_allclose(traced(tf.constant(x)).numpy(), layer(tf.constant(x)).numpy(), rtol=1e-6)
-
-
-def test_tensorboard_needs_tf_summary_which_is_refused_by_name(tmp_path):
-    model = _dense_model([0.0, 0.0], 0.0, "sgd")
-    with pytest.raises(NotImplementedError, match="tf.summary"):
-        model.fit(np.zeros((4, 2), np.float32), np.zeros((4, 1), np.float32), epochs=1, verbose=0,
-                  callbacks=[tf.keras.callbacks.TensorBoard(str(tmp_path))])

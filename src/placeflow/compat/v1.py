@@ -14,6 +14,7 @@ from ..graph.v1_api import (
 )
 from ..graph.variable_scope import AUTO_REUSE, get_variable, variable_scope
 from ..graph.v1_api import placeholder_with_default
+from .summary_metadata import SummaryMetadata
 from ..init_ops import (
     Constant as constant_initializer, GlorotUniform as glorot_uniform_initializer, Ones as ones_initializer,
     RandomNormal as random_normal_initializer, RandomUniform as random_uniform_initializer,
@@ -29,7 +30,8 @@ __all__ = ["AUTO_REUSE", "colocate_with", "ConfigProto", "constant_initializer",
            "global_variables_initializer", "glorot_uniform_initializer", "GPUOptions", "gradients", "Graph", "group",
            "InteractiveSession", "name_scope", "no_op", "ones_initializer", "Operation", "placeholder",
            "placeholder_with_default", "random_normal_initializer", "random_uniform_initializer",
-           "reset_default_graph", "RunMetadata", "RunOptions", "Session", "Tensor", "train", "trainable_variables",
+           "reset_default_graph", "RunMetadata", "RunOptions", "Session", "SummaryMetadata", "Tensor", "train",
+           "trainable_variables",
            "Variable", "variable_scope", "variables_initializer", "zeros_initializer"]
 
 

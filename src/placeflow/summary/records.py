@@ -1,0 +1,115 @@
+"""TFRecord framing and the Event protocol messages TensorBoard reads, written by hand (no protobuf package).
+
+A record is: length (uint64 LE), masked CRC-32C of the length, the bytes, masked CRC-32C of the bytes.
+The messages are encoded field by field (varint keys, length-delimited submessages), as protobuf does."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+
+def _crc32c_table() -> list:
+    table = []
+    for byte in range(256):
+        crc = byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
+        table.append(crc)
+    return table
+
+
+_TABLE = _crc32c_table()
+
+
+def crc32c(data: bytes) -> int:
+    """CRC-32C (Castagnoli) of `data`."""
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc = _TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def masked_crc(data: bytes) -> int:
+    """TFRecord's masked CRC of `data`."""
+    crc = crc32c(data)
+    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def record(data: bytes) -> bytes:
+    """`data` framed as one TFRecord."""
+    length = struct.pack("<Q", len(data))
+    return length + struct.pack("<I", masked_crc(length)) + data + struct.pack("<I", masked_crc(data))
+
+
+# -- protobuf wire format ---------------------------------------------------------------------------------------
+
+def _varint(value: int) -> bytes:
+    value &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def field_varint(number: int, value: int) -> bytes:
+    """A varint field (int32, int64, enum, bool)."""
+    return _varint(number << 3) + _varint(int(value))
+
+
+def field_bytes(number: int, value) -> bytes:
+    """A length-delimited field (string, bytes, submessage)."""
+    data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
+    return _varint((number << 3) | 2) + _varint(len(data)) + data
+
+
+def field_double(number: int, value: float) -> bytes:
+    """A 64-bit float field."""
+    return _varint((number << 3) | 1) + struct.pack("<d", float(value))
+
+
+# -- the messages ---------------------------------------------------------------------------------------------------
+
+_DTYPES = {np.dtype(np.float32): 1, np.dtype(np.float64): 2, np.dtype(np.int32): 3, np.dtype(np.uint8): 4,
+           np.dtype(np.int16): 5, np.dtype(np.int8): 6, np.dtype(np.int64): 9, np.dtype(np.bool_): 10,
+           np.dtype(np.float16): 19}
+DT_STRING = 7
+
+
+def tensor_proto(value) -> bytes:
+    """A TensorProto of a NumPy array (numbers, bools, or bytes/str for DT_STRING)."""
+    array = np.asarray(value)
+    shape = b"".join(field_bytes(2, field_varint(1, dim)) for dim in array.shape)
+    if array.dtype.kind in "USO":
+        strings = [v.encode("utf-8") if isinstance(v, str) else bytes(v) for v in array.reshape(-1).tolist()]
+        return field_varint(1, DT_STRING) + field_bytes(2, shape) + b"".join(field_bytes(8, s) for s in strings)
+    if array.dtype not in _DTYPES:
+        raise TypeError(f"tf.summary cannot write a tensor of dtype {array.dtype}")
+    content = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False).tobytes()
+    return field_varint(1, _DTYPES[array.dtype]) + field_bytes(2, shape) + field_bytes(4, content)
+
+
+def summary_metadata(plugin_name: str, content: bytes = b"", description: str = "", data_class: int = 0) -> bytes:
+    """A SummaryMetadata: which TensorBoard plugin reads the value (data_class 1 scalar, 2 tensor, 3 blobs)."""
+    out = field_bytes(1, field_bytes(1, plugin_name) + (field_bytes(2, content) if content else b""))
+    if description:
+        out += field_bytes(3, description)
+    if data_class:
+        out += field_varint(4, data_class)
+    return out
+
+
+def event(wall_time: float, step: int, *, file_version: str | None = None, tag: str | None = None,
+          tensor: bytes = b"", metadata: bytes = b"") -> bytes:
+    """An Event: the file's version line, or one summary value (tag, metadata, tensor) at `step`."""
+    out = field_double(1, wall_time) + field_varint(2, step)
+    if file_version is not None:
+        return out + field_bytes(3, file_version)
+    value = field_bytes(1, tag) + field_bytes(9, metadata) + field_bytes(8, tensor)
+    return out + field_bytes(5, field_bytes(1, value))
