@@ -37,6 +37,10 @@ def _aliases(tree: ast.Module) -> dict:
                 node.module == "tensorflow" or node.module.startswith("tensorflow.")):
             for name in node.names:
                 aliases[name.asname or name.name] = f"{node.module}.{name.name}"
+        elif isinstance(node, ast.ImportFrom) and node.module == "keras.src.utils.module_utils":
+            for name in node.names:  # Keras's lazy `tensorflow` module (its preprocessing layers use it)
+                if name.name == "tensorflow":
+                    aliases[name.asname or name.name] = "tensorflow"
     return aliases
 
 
@@ -55,10 +59,11 @@ def chains_in(path: Path) -> set:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     aliases = _aliases(tree)
     found = {f"{aliases[name]}" for name in aliases}
+    lazy = {"available", "initialize", "module"}  # keras.src.utils.module_utils.LazyModule's own attributes
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and not isinstance(getattr(node, "_parent_attr", None), ast.Attribute):
             chain = _chain(node)
-            if chain and chain[0] in aliases:
+            if chain and chain[0] in aliases and not (len(chain) == 2 and chain[1] in lazy):
                 found.add(".".join([aliases[chain[0]]] + chain[1:]))
     return _longest_only(found)
 

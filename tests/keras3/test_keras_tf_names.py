@@ -18,7 +18,7 @@ def _known() -> set:
 def test_keras_uses_no_tf_name_placeflow_lacks_beyond_the_known_gaps():
     tf.keras  # noqa: B018 - loads Keras (its `import tensorflow` then means placeflow)
     uses = keras_tf_chains()
-    assert len(uses) > 300  # the scan found Keras's TensorFlow backend
+    assert len(uses) > 450  # the scan found Keras's TensorFlow backend and its lazy `tensorflow` users
     missing = set(missing_in_placeflow(uses))
     assert sorted(missing - _known()) == [], "Keras uses these tf names that placeflow lacks"
     assert sorted(_known() - missing) == [], "placeflow has these now: take them off known_missing.txt"

@@ -194,6 +194,7 @@ class Graph(Interpreter):
         self._collections: dict = {}
         self._finalized = False
         self._last_side_effect = None  # the last print or assertion: the next one runs after it
+        self._last_table_op: dict = {}  # id(lookup table) -> the last op on it
         self.version = 0
 
     # -- the interpreter of ops made while this graph is the default -------------------------------
@@ -334,6 +335,12 @@ class Graph(Interpreter):
             if self._last_side_effect is not None:
                 op.control_inputs.append(self._last_side_effect)
             self._last_side_effect = op
+        table = attrs.get("table") if attrs else None
+        if table is not None:  # ops on one hash table run in program order (as TF orders ops on one resource)
+            previous = self._last_table_op.get(id(table))
+            if previous is not None:
+                op.control_inputs.append(previous)
+            self._last_table_op[id(table)] = op
         op.outputs = [Tensor(op, i, out_dtype, shape) for i, (out_dtype, shape) in enumerate(outputs)]
         self._assign_device(op, state)
         with self._lock:

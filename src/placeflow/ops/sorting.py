@@ -5,7 +5,7 @@ import numpy as np
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, where, zeros_like
-from .registry import ALL as ALL_TYPES, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define, no_gradient_yet
+from .registry import ALL as ALL_TYPES, ANY, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define, no_gradient_yet
 
 
 def _top_k_shape(shapes, attrs):
@@ -154,7 +154,7 @@ def _scatter_add(xp, out, index, values) -> None:
 
 
 
-@define("Unique", ALL_TYPES, shape=lambda shapes, attrs: [(None,), None if shapes[0] is None else tuple(shapes[0])],
+@define("Unique", ANY, shape=lambda shapes, attrs: [(None,), None if shapes[0] is None else tuple(shapes[0])],
         grad=NOT_DIFFERENTIABLE, dtype=lambda dtype, attrs: [dtype, attrs.get("out_idx", d.int32)])
 def _unique(xp, a, out_idx=d.int32):
     """(the distinct values in order of first appearance, each element's index into them) (Unique)."""
