@@ -27,7 +27,11 @@ from .api.indexing import (  # noqa: F401
 from .api.clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
 from .api.division_ops import truediv, truncatediv, truncatemod  # noqa: F401
 from .api.math_ops import complex, conj, imag, real  # noqa: F401
-from .api.array_ops import bitcast, get_static_value, repeat, reverse_sequence, roll  # noqa: F401
+from .api.array_ops import (  # noqa: F401
+    bitcast, broadcast_dynamic_shape, broadcast_static_shape, ensure_shape, get_static_value, repeat, reverse_sequence,
+    roll, sequence_mask,
+)
+from .api.strings import as_string  # noqa: F401
 from .api.device import device  # noqa: F401
 from .api.math_ops import (  # noqa: F401
     abs, add, add_n, argmax, argmin, argsort, cast, ceil, clip_by_value, count_nonzero, cumsum,

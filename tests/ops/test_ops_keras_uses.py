@@ -72,3 +72,22 @@ def test_map_fn_and_vectorized_map():
     np.testing.assert_array_equal(tf.vectorized_map(lambda p: p[0] + p[1], pair).numpy(), np.full((2, 3), 3.0))
     with pytest.raises(TypeError, match="fn_output_signature"):
         tf.map_fn(lambda r: r * 2, tf.ones([2]), fn_output_signature=tf.int32)
+
+
+def test_small_tensorflow_helpers_keras_reaches():
+    assert tf.sequence_mask([1, 3], 4).numpy().tolist() == [[True, False, False, False], [True, True, True, False]]
+    assert tf.sequence_mask([1, 2], dtype=tf.float32).numpy().tolist() == [[1.0, 0.0], [1.0, 1.0]]
+    assert tf.broadcast_static_shape(tf.TensorShape([2, 1]), tf.TensorShape([3])) == [2, 3]
+    assert tf.broadcast_dynamic_shape([2, 1], [3]).numpy().tolist() == [2, 3]
+    with pytest.raises(ValueError, match="Incompatible shapes"):
+        tf.broadcast_static_shape(tf.TensorShape([2]), tf.TensorShape([3]))
+    assert tf.ensure_shape(tf.ones([2, 3]), [None, 3]).shape == (2, 3)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not compatible"):
+        tf.ensure_shape(tf.ones([2, 3]), [None, 4])
+    assert int(tf.math.mod(-7, 3)) == 2 and float(tf.math.softsign(1.0)) == 0.5
+    np.testing.assert_array_equal(tf.linalg.adjoint(tf.constant([[1.0, 2.0], [3.0, 4.0]])).numpy(), [[1, 3], [2, 4]])
+    assert tf.as_string(tf.constant([1.5])).numpy().tolist() == [b"1.500000"]
+    counts = tf.math.bincount(tf.constant([[1, 1, 3], [0, 0, 0]]), axis=-1, minlength=5)  # recorded from TF 2.21
+    assert counts.numpy().tolist() == [[0, 2, 0, 1, 0], [3, 0, 0, 0, 0]]
+    binary = tf.math.bincount(tf.constant([[1, 1, 3], [0, 0, 0]]), axis=-1, binary_output=True, maxlength=3)
+    assert binary.numpy().tolist() == [[0, 1, 0], [1, 0, 0]]

@@ -157,6 +157,65 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
     return execute("Squeeze", (x,), x.dtype, {"axis": None if axis is None else _ints(axis)}, name=name)
 
 
+def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
+    """mask[..., j] = j < lengths[...]: one row of `maxlen` (default: the largest length) per length."""
+    from . import math_ops
+    lengths = convert_to_tensor(lengths)
+    if maxlen is None:
+        maxlen = math_ops.reduce_max(lengths)
+    positions = range(math_ops.cast(maxlen, lengths.dtype), dtype=lengths.dtype)
+    mask = math_ops.less(positions, expand_dims(lengths, -1))
+    return mask if dtypes.as_dtype(dtype) == dtypes.bool else math_ops.cast(mask, dtype, name=name)
+
+
+def ensure_shape(x, shape, name=None):
+    """`x`, checked to have a shape compatible with `shape` (while building: the static shape is refined)."""
+    from ..framework.tensor_shape import TensorShape
+    x = convert_to_tensor(x)
+    expected = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+    if x.shape is not None and not TensorShape(x.shape).is_compatible_with(expected):
+        from ..framework import errors
+        raise errors.InvalidArgumentError(None, None, f"Shape of tensor {getattr(x, 'name', 'x')} {list(x.shape)} "
+                                                      f"is not compatible with expected shape {expected}.")
+    if hasattr(x, "set_shape") and not hasattr(x, "numpy"):
+        x.set_shape(expected)
+    return x
+
+
+def broadcast_static_shape(shape_x, shape_y):
+    """The shape two static shapes broadcast to (None where unknown); ValueError if they cannot."""
+    from ..framework.tensor_shape import TensorShape
+    x, y = list(TensorShape(shape_x)), list(TensorShape(shape_y))
+    rank = max(len(x), len(y))
+    x, y = [1] * (rank - len(x)) + x, [1] * (rank - len(y)) + y
+    out = []
+    for a, b in zip(x, y):
+        if a == 1 or b == 1:
+            out.append(b if a == 1 else a)
+        elif a is None or b is None:
+            out.append(a if b is None else b)
+        elif a != b:
+            raise ValueError(f"Incompatible shapes for broadcasting: {TensorShape(shape_x)} and {TensorShape(shape_y)}")
+        else:
+            out.append(a)
+    return TensorShape(out)
+
+
+def broadcast_dynamic_shape(shape_x, shape_y):
+    """The shape (an int32 vector) two shapes given as vectors broadcast to."""
+    import numpy as np
+    x, y = get_static_value(shape_x), get_static_value(shape_y)
+    if x is None or y is None:
+        raise NotImplementedError("tf.broadcast_dynamic_shape of shapes known only when the graph runs is not "
+                                  "implemented in placeflow.")
+    try:
+        result = np.broadcast_shapes(tuple(int(v) for v in x), tuple(int(v) for v in y))
+    except ValueError as error:
+        from ..framework import errors
+        raise errors.InvalidArgumentError(None, None, f"Incompatible shapes: {list(x)} vs. {list(y)}") from error
+    return convert_to_tensor(np.array(result, dtype=np.int32))
+
+
 def roll(input, shift, axis, name=None):  # noqa: A002
     """Elements shifted along `axis` by `shift` (ints or lists of them; a negative shift moves them back),
     wrapping around: two slices joined, so the gradient follows (shifts must be known while building)."""

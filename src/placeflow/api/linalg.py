@@ -120,3 +120,16 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
         from .array_ops import eye
         gram = gram + l2_regularizer * eye(int(a.shape[-1]), dtype=a.dtype)
     return solve(gram, matmul(at, b))
+
+
+def adjoint(matrix, name=None):
+    """The conjugate transpose of the last two dimensions."""
+    x = convert_to_tensor(matrix)
+    rank = len(x.shape)
+    if rank < 2:
+        raise ValueError(f"adjoint needs a matrix (rank >= 2); got shape {x.shape}")
+    perm = list(range(rank - 2)) + [rank - 1, rank - 2]
+    return math_ops.conj(transpose(x, perm), name=name)
+
+
+from .nn import l2_normalize  # noqa: E402,F401 - also public here

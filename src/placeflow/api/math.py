@@ -15,4 +15,5 @@ from .math_ops import (  # noqa: F401
     unsorted_segment_prod,
 )
 from .division_ops import divide_no_nan, truediv, xdivy, xlogy  # noqa: F401
-from .nn import elu, l2_normalize, log_softmax, selu, softmax, softplus  # noqa: F401
+from .nn import elu, l2_normalize, log_softmax, selu, softmax, softplus, softsign  # noqa: F401
+from .math_ops import floormod as mod  # noqa: F401 - tf.math.mod is floormod

@@ -683,11 +683,17 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
              binary_output=False):
     """How often each value 0..max(arr) occurs in `arr` (with `weights`: the sum of their weights),
     at least `minlength` and at most `maxlength` counts long."""
-    if axis is not None or binary_output:
-        raise NotImplementedError(f"bincount(axis={axis!r}, binary_output={binary_output!r}) is not implemented "
-                                  "in placeflow; count the flattened values (the defaults).")
+    if axis not in (None, 0, -1):
+        raise errors.InvalidArgumentError(None, None, f"Unsupported axis value {axis}; axis must be 0, -1 or None")
     values = convert_to_tensor(arr)
-    attrs = {"minlength": int(minlength or 0), "maxlength": None if maxlength is None else int(maxlength)}
+    if axis == -1 and len(values.shape) != 2:
+        raise errors.InvalidArgumentError(None, None, f"bincount(axis=-1) needs a rank-2 input; got shape "
+                                                      f"{values.shape}")
+    if binary_output and weights is not None:
+        raise errors.InvalidArgumentError(None, None, "Arguments `binary_output` and `weights` are mutually exclusive. "
+                                               "Please specify only one.")
+    attrs = {"minlength": int(minlength or 0), "maxlength": None if maxlength is None else int(maxlength),
+             "axis": -1 if axis == -1 else None, "binary_output": bool(binary_output)}
     if weights is None:
         attrs["dtype"] = dtypes.as_dtype(dtype)
         return execute("Bincount", (values,), attrs["dtype"], attrs, name=name)

@@ -514,22 +514,32 @@ def _where_indices(xp, condition):
     return xp.argwhere(condition).astype(xp.int64)
 
 
-@define("Bincount", {d.int32, d.int64, d.float32, d.float64}, shape=lambda shapes, attrs: (None,),
-        grad=NOT_DIFFERENTIABLE)
-def _bincount(xp, values, weights=None, minlength=0, maxlength=None, dtype=d.int32):
-    """How often each value 0, 1, ... occurs in `values` (weighted: the sum of its weights)."""
-    flat = values.reshape(-1)
-    if flat.size and int(flat.min()) < 0:
+def _bincount_shape(shapes, attrs):
+    if attrs.get("axis") == -1:
+        return None if shapes[0] is None else (shapes[0][0], None)
+    return (None,)
+
+
+@define("Bincount", {d.int32, d.int64, d.float32, d.float64}, shape=_bincount_shape, grad=NOT_DIFFERENTIABLE)
+def _bincount(xp, values, weights=None, minlength=0, maxlength=None, dtype=d.int32, axis=None,
+              binary_output=False):
+    """How often each value 0, 1, ... occurs in `values` (weighted: the sum of its weights; binary: whether it
+    occurs); axis=-1 counts each row of a matrix on its own."""
+    if values.size and int(values.min()) < 0:
         raise InvalidArgumentError(None, None, "Input arr must be non-negative!")
-    length = max(int(flat.max()) + 1 if flat.size else 0, int(minlength))
+    length = max(int(values.max()) + 1 if values.size else 0, int(minlength))
     if maxlength is not None:
         length = min(length, int(maxlength))
-        keep = flat < length
-        flat, weights = flat[keep], None if weights is None else weights.reshape(-1)[keep]
-    elif weights is not None:
-        weights = weights.reshape(-1)
-    counts = xp.bincount(flat, weights=weights, minlength=length)[:length]
-    return counts.astype(dtype.numpy_dtype)
+    rows = [values.reshape(-1)] if axis is None else list(values.reshape(values.shape[0], -1))
+    row_weights = [None] * len(rows) if weights is None else (
+        [weights.reshape(-1)] if axis is None else list(weights.reshape(weights.shape[0], -1)))
+    out = []
+    for row, weight in zip(rows, row_weights):
+        keep = row < length
+        counts = xp.bincount(row[keep], weights=None if weight is None else weight[keep], minlength=length)[:length]
+        out.append((counts > 0) if binary_output else counts)
+    result = out[0] if axis is None else (xp.stack(out) if out else xp.zeros((0, length)))
+    return result.astype(dtype.numpy_dtype)
 
 
 def _cumulative_logsumexp_grad(e, g):
