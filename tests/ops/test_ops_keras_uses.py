@@ -91,3 +91,18 @@ def test_small_tensorflow_helpers_keras_reaches():
     assert counts.numpy().tolist() == [[0, 2, 0, 1, 0], [3, 0, 0, 0, 0]]
     binary = tf.math.bincount(tf.constant([[1, 1, 3], [0, 0, 0]]), axis=-1, binary_output=True, maxlength=3)
     assert binary.numpy().tolist() == [[0, 1, 0], [1, 0, 0]]
+
+
+def test_image_resize_is_linear_per_axis_with_gradients_and_tf_dtypes():
+    images = tf.constant(np.arange(24, dtype=np.float32).reshape(1, 4, 3, 2))
+    with tf.GradientTape() as tape:
+        tape.watch(images)
+        out = tf.image.resize(images, (8, 6))
+        total = tf.reduce_sum(out)
+    assert out.shape == (1, 8, 6, 2) and out.dtype == tf.float32
+    # enlarging by 2 with half-pixel centres spreads each input pixel over 4 outputs: every gradient is 4
+    np.testing.assert_allclose(tape.gradient(total, images).numpy(), np.full((1, 4, 3, 2), 4.0), rtol=1e-6)
+    assert tf.image.resize(np.zeros((3, 4, 1), np.uint8), (6, 2), method="nearest").dtype == tf.uint8
+    assert tf.image.resize(np.zeros((3, 4, 1), np.uint8), (6, 2)).dtype == tf.float32
+    with pytest.raises(NotImplementedError, match="lanczos3"):
+        tf.image.resize(images, (2, 2), method=tf.image.ResizeMethod.LANCZOS3)
