@@ -17,7 +17,13 @@ def _load():
                           "unset it or set KERAS_BACKEND=tensorflow")
     os.environ["KERAS_BACKEND"] = "tensorflow"
     as_tensorflow.install()
-    import keras
+    try:
+        import keras
+    except ModuleNotFoundError as error:
+        if error.name != "keras":
+            raise
+        raise ModuleNotFoundError("placeflow.keras is Keras 3 running on placeflow, and Keras is not installed: "
+                                  "pip install 'keras>=3.15,<3.16' (a dependency of placeflow)", name="keras") from None
     if keras.backend.backend() != "tensorflow":
         raise ImportError(f"Keras was already imported with the {keras.backend.backend()!r} backend; "
                           "placeflow.keras needs Keras's TensorFlow backend: import placeflow.keras first")

@@ -3782,3 +3782,144 @@ def case_keras_lookup_and_encoding_layers(tf, env):
             "integer": tf.keras.layers.IntegerLookup(vocabulary=[10, 20])(tf.constant([10, 30, 20])).numpy().tolist(),
             "resizing": np.round(tf.keras.layers.Resizing(3, 2)(np.arange(24, dtype=np.float32).reshape(1, 4, 3, 2))
                                  .numpy(), 5).tolist()}
+
+
+# -- realistic Keras programs (issue 27): deterministic weights, so TF's numbers are comparable --------------------
+def _set_pattern(model):
+    model.set_weights([_pattern_weights(tuple(w.shape), i) for i, w in enumerate(model.get_weights())])
+    return model
+
+
+def case_keras_program_functional_two_outputs_with_loss_weights(tf, env):
+    L = tf.keras.layers
+    inputs = tf.keras.Input(shape=(4,), name="features")
+    hidden = L.Dense(6, activation="tanh", name="hidden")(inputs)
+    score = L.Dense(1, name="score")(hidden)
+    label = L.Dense(3, activation="softmax", name="label")(hidden)
+    model = _set_pattern(tf.keras.Model(inputs, {"score": score, "label": label}))
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.02),
+                  loss={"score": "mse", "label": "sparse_categorical_crossentropy"},
+                  loss_weights={"score": 0.5, "label": 2.0}, metrics={"label": ["accuracy"]})
+    x = _pattern_weights((12, 4), 1) * 3
+    y = {"score": x.sum(axis=1, keepdims=True), "label": (np.arange(12) % 3).astype(np.int32)}
+    history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0)
+    evaluated = model.evaluate(x, y, batch_size=6, verbose=0, return_dict=True)
+    return {"history": {k: _rounded(v) for k, v in sorted(history.history.items())},
+            "evaluate": {k: round(float(v), 5) for k, v in sorted(evaluated.items())},
+            "outputs": [name for name in model.output_names]}
+
+
+def case_keras_program_subclassed_train_step_and_config(tf, env):
+    @tf.keras.utils.register_keras_serializable(package="conformance")
+    class Scaled(tf.keras.Model):
+        def __init__(self, units=3, factor=0.5, **kwargs):
+            super().__init__(**kwargs)
+            self.units, self.factor = units, factor
+            self.dense = tf.keras.layers.Dense(units)
+            self.head = tf.keras.layers.Dense(1)
+            self.seen = tf.keras.metrics.Sum(name="seen")
+
+        def call(self, x):
+            return self.head(tf.nn.relu(self.dense(x))) * self.factor
+
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(self(x, training=True) - y))
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            self.seen.update_state(tf.cast(tf.shape(x)[0], tf.float32))
+            return {"loss": loss, "seen": self.seen.result()}
+
+        def get_config(self):
+            return {**super().get_config(), "units": self.units, "factor": self.factor}
+
+    model = Scaled(units=3, factor=0.5)
+    model(X[:1])
+    _set_pattern(model)
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1))
+    history = model.fit(X, Y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+    clone = Scaled.from_config(model.get_config())
+    return {"history": {k: _rounded(v) for k, v in sorted(history.history.items())},
+            "config": {k: model.get_config()[k] for k in ("units", "factor")},
+            "clone": [type(clone).__name__, clone.units, clone.factor],
+            "prediction": _rounded(model.predict(X, verbose=0))}
+
+
+def case_keras_program_cnn_with_callbacks(tf, env):
+    import os
+    import tempfile
+    L = tf.keras.layers
+    model = _set_pattern(tf.keras.Sequential([
+        tf.keras.Input(shape=(6, 6, 1)), L.Conv2D(2, 3, activation="relu"), L.MaxPooling2D(),
+        L.Flatten(), L.Dense(2, activation="softmax")]))
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.5), loss="sparse_categorical_crossentropy",
+                  metrics=["accuracy"])
+    x = _pattern_weights((8, 6, 6, 1), 2)
+    y = (np.arange(8) % 2).astype(np.int32)
+    folder = tempfile.mkdtemp()
+    log = os.path.join(folder, "log.csv")
+    callbacks = [tf.keras.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1, min_delta=10.0),
+                 tf.keras.callbacks.CSVLogger(log),
+                 tf.keras.callbacks.ModelCheckpoint(os.path.join(folder, "best.keras"), monitor="loss",
+                                                    save_best_only=True),
+                 tf.keras.callbacks.EarlyStopping(monitor="loss", patience=2, min_delta=10.0)]
+    history = model.fit(x, y, batch_size=4, epochs=6, shuffle=False, verbose=0, callbacks=callbacks)
+    with open(log) as handle:
+        rows = handle.read().splitlines()
+    best = tf.keras.models.load_model(os.path.join(folder, "best.keras"))
+    return {"epochs": len(history.history["loss"]), "loss": _rounded(history.history["loss"]),
+            "learning_rate": _rounded(history.history["learning_rate"]), "csv_header": rows[0],
+            "csv_rows": len(rows) - 1, "best_predicts": _rounded(best.predict(x[:2], verbose=0))}
+
+
+def case_keras_program_save_and_load_a_keras_archive(tf, env):
+    import os
+    import tempfile
+    L = tf.keras.layers
+    model = _set_pattern(tf.keras.Sequential([tf.keras.Input(shape=(3,)), L.Dense(4, activation="relu"),
+                                              L.BatchNormalization(), L.Dense(2)]))
+    weights = model.get_weights()
+    weights[5] = np.abs(weights[5]) + 0.5  # the moving variance must be positive
+    model.set_weights(weights)
+    # SGD with momentum (its state is saved): Adam would turn float noise in a constant BatchNormalization
+    # column's gradient (~1e-9, summed in different orders by TF and NumPy) into visible updates
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.05, momentum=0.9), loss="mse")
+    x = _pattern_weights((6, 3), 4)
+    model.fit(x, x[:, :2], batch_size=3, epochs=2, shuffle=False, verbose=0)
+    path = os.path.join(tempfile.mkdtemp(), "model.keras")
+    model.save(path)
+    again = tf.keras.models.load_model(path)
+    again.fit(x, x[:, :2], batch_size=3, epochs=1, shuffle=False, verbose=0)  # the optimizer state came back too
+    model.fit(x, x[:, :2], batch_size=3, epochs=1, shuffle=False, verbose=0)
+    return {"same_after_one_more_epoch": _rounded(again.predict(x, verbose=0)),
+            "original": _rounded(model.predict(x, verbose=0)),
+            "layers": [type(layer).__name__ for layer in again.layers]}
+
+
+def case_keras_program_mixed_precision(tf, env):
+    tf.keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        L = tf.keras.layers
+        model = _set_pattern(tf.keras.Sequential([tf.keras.Input(shape=(4,)), L.Dense(8, activation="relu"),
+                                                  L.Dense(1, dtype="float32")]))
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+        x = _pattern_weights((8, 4), 5)
+        history = model.fit(x, x.sum(axis=1, keepdims=True), batch_size=4, epochs=2, shuffle=False, verbose=0)
+        return {"compute": model.layers[0].compute_dtype, "variable": model.layers[0].variable_dtype,
+                "optimizer": type(model.optimizer).__name__, "loss": [round(v, 3) for v in history.history["loss"]],
+                "output_dtype": str(model(x[:1]).dtype.name)}
+    finally:
+        tf.keras.mixed_precision.set_global_policy("float32")
+
+
+def case_cond_whose_branches_return_none_runs_for_its_effects(tf, env):
+    counter = tf.Variable(0.0)
+
+    @tf.function
+    def bump(flag):
+        def yes():
+            counter.assign_add(1.0)
+        return tf.cond(flag, yes, lambda: None)
+    results = [bump(tf.constant(True)), bump(tf.constant(False)), bump(tf.constant(True))]
+    return {"results": [r is None for r in results], "counter": float(counter.numpy())}

@@ -35,6 +35,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
 
 def _build_if(pred, fns, name):
     bodies = [cf.trace_body(fn, f"{name}_branch{i}") for i, fn in enumerate(fns)]
+    if any(b.structure is None for b in bodies) and not all(b.structure is None for b in bodies):
+        raise ValueError(f"The branches of {name} must return the same structure; one returned None and another "
+                         f"{[b.structure for b in bodies if b.structure is not None][0]!r}.")
     counts = {len(b.leaves) for b in bodies}
     if len(counts) != 1:
         raise ValueError(f"The branches of {name} must return the same structure; they return "
@@ -57,6 +60,8 @@ def _build_if(pred, fns, name):
     if stateful:
         cf.run_stateful_order(graph, op, bodies)
     tape.record("If", op.attrs, [pred] + captured, list(op.outputs))
+    if bodies[0].structure is None:
+        return None  # both branches returned None: the cond runs for what its branches do
     return nest.pack_as(bodies[0].structure, op.outputs, True)
 
 

@@ -95,6 +95,8 @@ class Body:
         if plan is None or plan.parallel:  # first call (builds the plan), or a parallel plan
             host = _host_device()
             outputs = function.call_flat([EagerTensor(a, host) for a in arrays])
+            if outputs is None:
+                return ()
             return tuple(np.asarray(leaf.numpy()) for leaf in nest.flatten(outputs, True))  # 0-d stays an array
         values = pipeline.run(plan, list(arrays), 0, 0)  # a loop body runs many times: straight to its plan
         if self._on_host is None:
@@ -121,8 +123,8 @@ def trace_body(fn, name: str, input_specs=(), hoist_reads=True, hoisted=None) ->
         placeholders = [graph.create_op("_Arg", [], {"_pinned_device": HOST}, dtype, f"{name}_input",
                                         [(dtype, shape)]).outputs[0] for dtype, shape in input_specs]
         result = fn(*placeholders)
-        leaves = [_as_output(graph, leaf) for leaf in nest.flatten(result, True)]
-    structure = nest.pack_as(result, leaves, True)
+        leaves = [] if result is None else [_as_output(graph, leaf) for leaf in nest.flatten(result, True)]
+    structure = None if result is None else nest.pack_as(result, leaves, True)  # None: run for its effects
     return Body(graph, placeholders, structure, leaves)
 
 

@@ -119,6 +119,8 @@ class ConcreteFunction:
         results = iter([EagerTensor(plan.nodes[i].device.charge(v), plan.nodes[i].device)
                         for (i, _), v in zip(plan.fetches, values)])
         leaves = [next(results) if isinstance(leaf, Tensor) else leaf for leaf in self._leaves]
+        if self.structured_outputs is None and not leaves:
+            return None  # a body run for its effects (a cond whose branches return None)
         return nest.pack_as(self.structured_outputs, leaves, True)
 
     def _call_device(self, ctx):
