@@ -3923,3 +3923,12 @@ def case_cond_whose_branches_return_none_runs_for_its_effects(tf, env):
         return tf.cond(flag, yes, lambda: None)
     results = [bump(tf.constant(True)), bump(tf.constant(False)), bump(tf.constant(True))]
     return {"results": [r is None for r in results], "counter": float(counter.numpy())}
+
+
+def case_image_rgb_to_hsv_and_back(tf, env):
+    rng = np.random.default_rng(0)
+    images = rng.random((4, 5, 3)).astype(np.float32)
+    images[0, 0] = [0.5, 0.5, 0.5]  # grey: no hue, no saturation
+    images[0, 1] = 0.0  # black
+    hsv = tf.image.rgb_to_hsv(images)
+    return {"hsv": np.round(hsv.numpy(), 5).tolist(), "back": np.round(tf.image.hsv_to_rgb(hsv).numpy(), 5).tolist()}

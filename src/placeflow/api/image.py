@@ -9,7 +9,7 @@ import numpy as np
 
 from ..eager.convert import convert_to_tensor
 from ..framework import dtypes
-from . import math_ops
+from . import division_ops, math_ops
 
 
 class ResizeMethod:
@@ -124,4 +124,43 @@ def _gather_nearest(x, rows, cols, single):
     return gather(gather(x, row_index, axis=axis), col_index, axis=axis + 1)
 
 
-__all__ = ["ResizeMethod", "resize"]
+def rgb_to_hsv(images, name=None):
+    """RGB (last dimension, floats in [0, 1]) to HSV, each in [0, 1] (TensorFlow's formulas)."""
+    from . import array_ops
+    x = convert_to_tensor(images)
+    r, g, b = _channels(x)
+    value = math_ops.maximum(math_ops.maximum(r, g), b)
+    spread = value - math_ops.minimum(math_ops.minimum(r, g), b)
+    zero = value * 0.0
+    saturation = math_ops.where(value > 0, division_ops.divide_no_nan(spread, value), zero)
+    norm = division_ops.divide_no_nan(spread * 0.0 + 1.0, 6.0 * spread)
+    hue = math_ops.where(math_ops.equal(r, value), norm * (g - b),
+                         math_ops.where(math_ops.equal(g, value), norm * (b - r) + 2.0 / 6.0,
+                                        norm * (r - g) + 4.0 / 6.0))
+    hue = math_ops.where(spread > 0, hue, zero)
+    hue = math_ops.where(hue < 0, hue + 1.0, hue)
+    return array_ops.stack([hue, saturation, value], axis=-1, name=name)
+
+
+def hsv_to_rgb(images, name=None):
+    """HSV (last dimension, each in [0, 1]) to RGB (TensorFlow's formulas)."""
+    from . import array_ops
+    x = convert_to_tensor(images)
+    h, s, v = _channels(x)
+    dh = h * 6.0
+    red = math_ops.clip_by_value(math_ops.abs(dh - 3.0) - 1.0, 0.0, 1.0)
+    green = math_ops.clip_by_value(2.0 - math_ops.abs(dh - 2.0), 0.0, 1.0)
+    blue = math_ops.clip_by_value(2.0 - math_ops.abs(dh - 4.0), 0.0, 1.0)
+    rest = 1.0 - s
+    return array_ops.stack([(rest + s * red) * v, (rest + s * green) * v, (rest + s * blue) * v], axis=-1,
+                           name=name)
+
+
+def _channels(x):
+    from .indexing import unstack
+    if x.shape[-1] != 3:
+        raise ValueError(f"the last dimension must hold 3 channels; got shape {x.shape}")
+    return unstack(x, axis=-1)
+
+
+__all__ = ["ResizeMethod", "hsv_to_rgb", "resize", "rgb_to_hsv"]

@@ -12,7 +12,9 @@ import threading
 import numpy as np
 
 from ..eager.execute import execute
+from ..eager.convert import convert_to_tensor
 from ..framework import dtypes
+from . import math_ops
 
 DEFAULT_GLOBAL_SEED = 87654321
 _lock = threading.Lock()
@@ -120,6 +122,17 @@ def _seed_tensor(seed):
     return tensor if tensor.dtype == dtypes.int64 else math_ops.cast(tensor, dtypes.int64)
 
 
+def _known(value) -> bool:
+    """Whether a bound is known while building (a number, or a tensor with a static value)."""
+    from .array_ops import get_static_value
+    return isinstance(value, (int, float)) or get_static_value(value) is not None
+
+
+def _float(value) -> float:
+    from .array_ops import get_static_value
+    return float(value) if isinstance(value, (int, float)) else float(get_static_value(value))
+
+
 def _stateless_op(op, seed, shape, dtype, name, **attrs):
     dtype = dtypes.as_dtype(dtype)
     return execute(op, (_seed_tensor(seed),), dtype, dict(attrs, shape=_shape(shape), dtype=dtype), name=name)
@@ -133,13 +146,24 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
             raise ValueError(f"Must specify maxval for integer dtype {dtypes.as_dtype(dtype)!r}")
         return _stateless_op("StatelessRandomUniformIntV2", seed, shape, dtype, name, minval=int(minval),
                              maxval=int(maxval))
-    return _stateless_op("StatelessRandomUniformV2", seed, shape, dtype, name, minval=float(minval),
-                         maxval=1.0 if maxval is None else float(maxval))
+    maxval = 1.0 if maxval is None else maxval
+    if _known(minval) and _known(maxval):
+        return _stateless_op("StatelessRandomUniformV2", seed, shape, dtype, name, minval=_float(minval),
+                             maxval=_float(maxval))
+    # bounds known only when the graph runs (Keras's augmentation layers pass tensors): scale a [0, 1) draw
+    unit = _stateless_op("StatelessRandomUniformV2", seed, shape, dtype, None, minval=0.0, maxval=1.0)
+    low, high = (math_ops.cast(convert_to_tensor(v), dtype) for v in (minval, maxval))
+    return math_ops.add(unit * (high - low), low, name=name)
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):
     """Normal values determined by `seed` alone (see stateless_uniform)."""
-    return _stateless_op("StatelessRandomNormalV2", seed, shape, dtype, name, mean=float(mean), stddev=float(stddev))
+    if _known(mean) and _known(stddev):
+        return _stateless_op("StatelessRandomNormalV2", seed, shape, dtype, name, mean=_float(mean),
+                             stddev=_float(stddev))
+    unit = _stateless_op("StatelessRandomNormalV2", seed, shape, dtype, None, mean=0.0, stddev=1.0)
+    mean, stddev = (math_ops.cast(convert_to_tensor(v), dtype) for v in (mean, stddev))
+    return math_ops.add(unit * stddev, mean, name=name)
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
