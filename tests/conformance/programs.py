@@ -3932,3 +3932,21 @@ def case_image_rgb_to_hsv_and_back(tf, env):
     images[0, 1] = 0.0  # black
     hsv = tf.image.rgb_to_hsv(images)
     return {"hsv": np.round(hsv.numpy(), 5).tolist(), "back": np.round(tf.image.hsv_to_rgb(hsv).numpy(), 5).tolist()}
+
+
+def case_image_projective_transform_modes(tf, env):
+    rng = np.random.default_rng(0)
+    images = rng.random((2, 5, 6, 2)).astype(np.float32)
+    angle = 0.4
+    transforms = np.array([[np.cos(angle), -np.sin(angle), 1.3, np.sin(angle), np.cos(angle), -0.7, 0.01, -0.02],
+                           [1.2, 0.1, -2.0, 0.0, 0.8, 1.5, 0.0, 0.0]], np.float32)
+    out = {}
+    for interpolation in ("NEAREST", "BILINEAR"):
+        for mode in ("CONSTANT", "REFLECT", "WRAP", "NEAREST"):
+            out[interpolation + "_" + mode] = np.round(tf.raw_ops.ImageProjectiveTransformV3(
+                images=images, transforms=transforms, output_shape=[7, 4], fill_value=0.25,
+                interpolation=interpolation, fill_mode=mode).numpy(), 5).tolist()
+    out["uint8"] = tf.raw_ops.ImageProjectiveTransformV3(
+        images=(images * 255).astype(np.uint8), transforms=transforms, output_shape=[5, 6], fill_value=0.0,
+        interpolation="BILINEAR", fill_mode="REFLECT").numpy().ravel().tolist()
+    return out

@@ -106,3 +106,17 @@ def test_image_resize_is_linear_per_axis_with_gradients_and_tf_dtypes():
     assert tf.image.resize(np.zeros((3, 4, 1), np.uint8), (6, 2)).dtype == tf.float32
     with pytest.raises(NotImplementedError, match="lanczos3"):
         tf.image.resize(images, (2, 2), method=tf.image.ResizeMethod.LANCZOS3)
+
+
+def test_projective_transform_identity_and_shift_with_fill():
+    images = np.arange(12, dtype=np.float32).reshape(1, 3, 4, 1)
+    identity = [[1, 0, 0, 0, 1, 0, 0, 0]]
+    same = tf.raw_ops.ImageProjectiveTransformV3(images=images, transforms=tf.constant(identity, tf.float32),
+                                                 output_shape=[3, 4], fill_value=0.0, interpolation="NEAREST")
+    np.testing.assert_array_equal(same.numpy(), images)
+    shifted = tf.raw_ops.ImageProjectiveTransformV3(  # output (x, y) reads input (x + 1, y): a shift left
+        images=images, transforms=tf.constant([[1, 0, 1, 0, 1, 0, 0, 0]], tf.float32), output_shape=[3, 4],
+        fill_value=-1.0, interpolation="BILINEAR", fill_mode="CONSTANT")
+    assert shifted.numpy()[0, :, :, 0].tolist() == [[1, 2, 3, -1], [5, 6, 7, -1], [9, 10, 11, -1]]
+    for layer in (tf.keras.layers.RandomRotation(0.2, seed=1), tf.keras.layers.RandomZoom(0.2, seed=1)):
+        assert layer(np.ones((2, 8, 8, 3), np.float32), training=True).shape == (2, 8, 8, 3)

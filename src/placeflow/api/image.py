@@ -156,6 +156,18 @@ def hsv_to_rgb(images, name=None):
                            name=name)
 
 
+def image_projective_transform_v3(*, images, transforms, output_shape, fill_value, interpolation,
+                                  fill_mode="CONSTANT", name=None):
+    """tf.raw_ops.ImageProjectiveTransformV3 (Keras's RandomRotation, RandomTranslation, RandomZoom, ...)."""
+    from ..eager.execute import execute
+    x = convert_to_tensor(images)
+    size = tuple(int(v) for v in np.asarray(convert_to_tensor(output_shape).numpy()).reshape(-1))
+    matrices = math_ops.cast(convert_to_tensor(transforms), dtypes.float32)
+    fill = math_ops.cast(convert_to_tensor(fill_value), dtypes.float32)
+    return execute("ImageProjectiveTransformV3", (x, matrices, fill), x.dtype,
+                   {"output_size": size, "interpolation": str(interpolation), "fill_mode": str(fill_mode)}, name=name)
+
+
 def _channels(x):
     from .indexing import unstack
     if x.shape[-1] != 3:

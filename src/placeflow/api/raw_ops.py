@@ -166,6 +166,11 @@ def _no_kernel(op_name):
 _WITHOUT_KERNELS = {name: _no_kernel(name) for name in ("CudnnRNN", "CudnnRNNV2", "CudnnRNNV3")}
 
 
+def _image_projective_transform_v3(**kwargs):
+    from .image import image_projective_transform_v3
+    return image_projective_transform_v3(**kwargs)
+
+
 def _table() -> dict:
     table = {name: _unary(fn) for name, fn in _UNARY.items()}
     table.update({name: _binary(fn) for name, fn in _BINARY.items()})
@@ -173,6 +178,7 @@ def _table() -> dict:
     table.update({name: _activation(fn) for name, fn in _ACTIVATION.items()})
     table.update(_OTHERS)
     table.update(_WITHOUT_KERNELS)
+    table["ImageProjectiveTransformV3"] = _image_projective_transform_v3
     return table
 
 

@@ -3,7 +3,8 @@
 import warnings
 
 from . import (  # noqa: F401  (definitions)
-    array, collective, complex, control_flow, conv, debug, graph_nodes, indexing, iterators, linalg, lookup, math, nn,
+    array, collective, complex, control_flow, conv, debug, graph_nodes, image, indexing, iterators, linalg, lookup, math,
+    nn,
     random,
     sorting, state, strings,
 )

@@ -1,0 +1,90 @@
+"""ImageProjectiveTransformV3: images resampled through projective transforms (Keras's RandomRotation,
+RandomTranslation, RandomZoom, RandomShear), on the host, with TensorFlow's fill modes and interpolations."""
+
+import numpy as np
+
+
+from .registry import NOT_DIFFERENTIABLE, NUMBERS, define
+
+
+def _transform_shape(shapes, attrs):
+    images = shapes[0]
+    size = attrs.get("output_size")
+    if images is None or size is None:
+        return None
+    return (images[0], int(size[0]), int(size[1]), images[3])
+
+
+def _reflect(coord, length):
+    if length <= 1:
+        return np.zeros_like(coord)
+    size2 = 2.0 * length
+    low = coord < 0
+    folded = np.where(coord < size2, size2 * np.trunc(-coord / size2) + coord, coord)
+    low_value = np.where(folded < -length, folded + size2, -folded - 1.0)
+    high = coord > length - 1
+    shifted = coord - size2 * np.trunc(coord / size2)
+    high_value = np.where(shifted >= length, size2 - shifted - 1.0, shifted)
+    return np.clip(np.where(low, low_value, np.where(high, high_value, coord)), 0, length - 1)
+
+
+def _wrap(coord, length):
+    if length <= 1:
+        return np.zeros_like(coord)
+    size = length - 1.0
+    low = coord + length * (np.trunc(-coord / size) + 1.0)
+    high = coord - length * np.trunc(coord / size)
+    return np.clip(np.where(coord < 0, low, np.where(coord > length - 1, high, coord)), 0, length - 1)
+
+
+_MODES = {"REFLECT": _reflect, "WRAP": _wrap, "NEAREST": lambda c, n: np.clip(c, 0, n - 1),
+          "CONSTANT": lambda c, n: c}
+
+
+def _round(values):
+    """std::round: halves away from zero (NumPy's round goes to even)."""
+    return np.sign(values) * np.floor(np.abs(values) + 0.5)
+
+
+def _read(image, rows, cols, fill):
+    """image[rows, cols] per channel, `fill` where a coordinate falls outside the image."""
+    height, width = image.shape[:2]
+    inside = (rows >= 0) & (rows <= height - 1) & (cols >= 0) & (cols <= width - 1)
+    values = image[np.clip(rows, 0, height - 1).astype(np.int64), np.clip(cols, 0, width - 1).astype(np.int64)]
+    return np.where(inside[..., None], values, fill)
+
+
+@define("ImageProjectiveTransformV3", NUMBERS, gpu=(), shape=_transform_shape, grad=NOT_DIFFERENTIABLE)
+def _projective_transform(xp, images, transforms, fill_value, output_size=None, interpolation="BILINEAR",
+                          fill_mode="CONSTANT"):
+    """Each output pixel (x, y) reads the input at ((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k),
+    k = c0 x + c1 y + 1, with the fill mode applied to coordinates outside the image."""
+    host = images.get() if hasattr(images, "get") else np.asarray(images)
+    # float32 throughout, as TF's kernel: a coordinate that lands on .5 must round as TF's does
+    matrices = np.asarray(transforms.get() if hasattr(transforms, "get") else transforms, np.float32)
+    fill = float(np.asarray(fill_value.get() if hasattr(fill_value, "get") else fill_value))
+    batch, height, width, _ = host.shape
+    out_height, out_width = (int(v) for v in output_size)
+    ys, xs = np.meshgrid(np.arange(out_height, dtype=np.float32), np.arange(out_width, dtype=np.float32),
+                         indexing="ij")
+    remap = _MODES[fill_mode.upper()]
+    out = np.empty((batch, out_height, out_width, host.shape[3]), np.float32)
+    for index in range(batch):
+        a0, a1, a2, b0, b1, b2, c0, c1 = matrices[index if len(matrices) > 1 else 0]
+        one = np.float32(1.0)
+        projection = c0 * xs + c1 * ys + one
+        in_x = remap((a0 * xs + a1 * ys + a2) / projection, np.float32(width))
+        in_y = remap((b0 * xs + b1 * ys + b2) / projection, np.float32(height))
+        image = host[index].astype(np.float32)
+        if interpolation.upper() == "NEAREST":
+            out[index] = _read(image, _round(in_y), _round(in_x), fill)
+            continue
+        y0, x0 = np.floor(in_y), np.floor(in_x)
+        y1, x1 = y0 + 1.0, x0 + 1.0
+        top = (x1 - in_x)[..., None] * _read(image, y0, x0, fill) + (in_x - x0)[..., None] * _read(image, y0, x1, fill)
+        bottom = (x1 - in_x)[..., None] * _read(image, y1, x0, fill) + (in_x - x0)[..., None] * _read(image, y1, x1,
+                                                                                                      fill)
+        out[index] = (y1 - in_y)[..., None] * top + (in_y - y0)[..., None] * bottom
+    return xp.asarray(out.astype(host.dtype))  # integer images: truncated, as TF's cast
+
+
