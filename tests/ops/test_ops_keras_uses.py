@@ -120,3 +120,21 @@ def test_projective_transform_identity_and_shift_with_fill():
     assert shifted.numpy()[0, :, :, 0].tolist() == [[1, 2, 3, -1], [5, 6, 7, -1], [9, 10, 11, -1]]
     for layer in (tf.keras.layers.RandomRotation(0.2, seed=1), tf.keras.layers.RandomZoom(0.2, seed=1)):
         assert layer(np.ones((2, 8, 8, 3), np.float32), training=True).shape == (2, 8, 8, 3)
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_matmul_gradient_sums_over_the_batch_a_matrix_was_broadcast_along(traced):
+    rng = np.random.default_rng(0)
+    a, b = rng.random((2, 7, 3)).astype(np.float32), rng.random((3, 5)).astype(np.float32)
+    at, bt = tf.constant(a), tf.Variable(b)
+
+    def grads():
+        with tf.GradientTape() as tape:
+            tape.watch(at)
+            loss = tf.reduce_sum(tf.matmul(at, bt) ** 2)
+        return tape.gradient(loss, [at, bt])
+    grad_a, grad_b = (tf.function(grads) if traced else grads)()
+    y = a @ b
+    assert grad_b.shape == (3, 5)  # Keras's EinsumDense multiplies a batch by a kernel this way
+    np.testing.assert_allclose(grad_b.numpy(), np.einsum("bij,bik->jk", a, 2 * y), rtol=1e-5)
+    np.testing.assert_allclose(grad_a.numpy(), 2 * y @ b.T, rtol=1e-5)

@@ -303,7 +303,13 @@ def _add_n(xp, *arrays):
 
 
 def _matmul_grad(e, g):
+    """The operands' gradients, summed back over batch dimensions an operand was broadcast along (a matrix
+    times a batch of matrices: the matrix's gradient adds every batch's)."""
     a, b = e.inputs
+    return [_unbroadcast(grad, x) for grad, x in zip(_matmul_grads(e, a, b, g), (a, b))]
+
+
+def _matmul_grads(e, a, b, g):
     ta, tb = e.attrs.get("transpose_a", False), e.attrs.get("transpose_b", False)
     if not ta and not tb:
         return [matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)]
@@ -312,6 +318,13 @@ def _matmul_grad(e, g):
     if not ta and tb:
         return [matmul(g, b), matmul(g, a, transpose_a=True)]
     return [matmul(b, g, transpose_a=True, transpose_b=True), matmul(g, a, transpose_a=True, transpose_b=True)]
+
+
+def _unbroadcast(grad, operand):
+    grad_shape, shape = shape_of(grad), shape_of(operand)
+    if len(grad_shape) == len(shape) and grad_shape[:-2] == shape[:-2]:
+        return grad
+    return reduce_to(grad, shape)
 
 
 _MATMUL_DTYPES = FLOATS | COMPLEX | {d.int32, d.int64, d.uint8, d.uint16, d.uint32, d.uint64}  # TF's: no int8/16
