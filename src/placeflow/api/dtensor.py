@@ -4,17 +4,15 @@ Keras 3 imports the module (backend/tensorflow/distribution_lib.py) and uses it 
 `keras.distribution` layouts; placeflow's multi-device training is tf.distribute (MirroredStrategy).
 """
 
+from ..framework.refusals import not_implemented
+
 UNSHARDED = "unsharded"
 MATCH = "match"
 
 
 def _not_implemented(name):
-    def refuse(*args, **kwargs):
-        raise NotImplementedError(f"tf.experimental.dtensor.{name} is not implemented in placeflow: use "
-                                  "tf.distribute.MirroredStrategy (or MultiWorkerMirroredStrategy) instead.")
-    refuse.__name__ = name
-    refuse.__doc__ = f"Not implemented in placeflow (tf.experimental.dtensor.{name})."
-    return refuse
+    return not_implemented(f"tf.experimental.dtensor.{name}", "use tf.distribute.MirroredStrategy (or "
+                           "MultiWorkerMirroredStrategy) instead.")
 
 
 Layout = _not_implemented("Layout")

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..eager.convert import convert_to_tensor
 from ..framework import dtypes, errors
+from ..framework.refusals import not_implemented
 from . import array_ops, indexing, math_ops
 
 
@@ -215,12 +216,7 @@ def concat(axis, sp_inputs, name=None, expand_nonconcat_dims=False, expand_nonco
 
 
 def _not_implemented(name):
-    def refuse(*args, **kwargs):
-        raise NotImplementedError(f"tf.sparse.{name} is not implemented in placeflow: densify with "
-                                  "tf.sparse.to_dense and use the dense op.")
-    refuse.__name__ = name
-    refuse.__doc__ = f"Not implemented in placeflow (tf.sparse.{name})."
-    return refuse
+    return not_implemented(f"tf.sparse.{name}", "densify with tf.sparse.to_dense and use the dense op.")
 
 
 reduce_max = _not_implemented("reduce_max")

@@ -38,7 +38,10 @@ class Trackable:
         return trackable
 
     def _trackable_children(self, save_type="checkpoint", **kwargs) -> dict:
-        """{name: child trackable} of this object."""
+        """{name: child trackable} of this object (the checkpoint view; TF's SavedModel options are refused)."""
+        if kwargs:
+            raise TypeError(f"_trackable_children() got unsupported arguments {sorted(kwargs)}; placeflow supports "
+                            "save_type only")
         self._maybe_initialize_trackable()
         return dict(self.__dict__["_self_unconditional_dependencies"])
 

@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 
+from ..framework.refusals import not_implemented
 from . import records
 
 _state = threading.local()
@@ -237,12 +238,8 @@ def image(name, data, step=None, max_outputs=3, description=None) -> bool:
 
 
 def _not_implemented(name):
-    def refuse(*args, **kwargs):
-        raise NotImplementedError(f"tf.summary.{name} is not implemented in placeflow (no GraphDef or profiler "
-                                  "traces); scalars, histograms, images, text and raw tensors are.")
-    refuse.__name__ = name
-    refuse.__doc__ = f"Not implemented in placeflow (tf.summary.{name})."
-    return refuse
+    return not_implemented(f"tf.summary.{name}", "no GraphDef or profiler traces; scalars, histograms, images, "
+                           "text and raw tensors are.")
 
 
 graph = _not_implemented("graph")

@@ -2,13 +2,12 @@
 `matmul`). placeflow has no CSR matrix type; each function says so by name when called."""
 
 
+from .....framework.refusals import not_implemented
+
+
 def _not_implemented(name):
-    def refuse(*args, **kwargs):
-        raise NotImplementedError(f"sparse_csr_matrix_ops.{name} is not implemented in placeflow (no CSR "
-                                  "sparse matrices): densify with tf.sparse.to_dense first.")
-    refuse.__name__ = name
-    refuse.__doc__ = f"Not implemented in placeflow ({name})."
-    return refuse
+    return not_implemented(f"sparse_csr_matrix_ops.{name}", "no CSR sparse matrices; densify with "
+                           "tf.sparse.to_dense first.")
 
 
 sparse_tensor_to_csr_sparse_matrix = _not_implemented("sparse_tensor_to_csr_sparse_matrix")
