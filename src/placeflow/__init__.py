@@ -9,7 +9,7 @@ from . import (  # noqa: F401
 from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
-from .api import bitwise, experimental, image, linalg, lookup, math, nn, random, sparse, strings  # noqa: F401
+from .api import bitwise, experimental, image, linalg, lookup, math, nn, random, signal, sparse, strings  # noqa: F401
 from .api.sparse import SparseTensor  # noqa: F401
 from .api import ragged  # noqa: F401
 from .api.ragged import RaggedTensor  # noqa: F401
@@ -27,11 +27,12 @@ from .api.indexing import (  # noqa: F401
 from .api.clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
 from .api.division_ops import truediv, truncatediv, truncatemod  # noqa: F401
 from .api.math_ops import complex, conj, imag, real  # noqa: F401
+from .api.math_ops import invert_permutation, searchsorted  # noqa: F401
 from .api.array_ops import (  # noqa: F401
     bitcast, broadcast_dynamic_shape, broadcast_static_shape, ensure_shape, get_static_value, repeat, reverse_sequence,
     roll, sequence_mask,
 )
-from .api.strings import as_string  # noqa: F401
+from .api.strings import as_string, fingerprint  # noqa: F401
 from .api.device import device  # noqa: F401
 from .api.math_ops import (  # noqa: F401
     abs, add, add_n, argmax, argmin, argsort, cast, ceil, clip_by_value, count_nonzero, cumsum,
@@ -48,7 +49,7 @@ from .api.control_flow import case, cond, switch_case, while_loop  # noqa: F401
 from .graph.gradients import gradients  # noqa: F401
 from .api.debugging_ops import print_ as print  # noqa: F401,A004 - TensorFlow's tf.print
 from .api.debugging_ops import (  # noqa: F401
-    assert_equal, assert_greater, assert_greater_equal, assert_less, assert_less_equal, assert_rank,
+    Assert, assert_equal, assert_greater, assert_greater_equal, assert_less, assert_less_equal, assert_rank,
 )
 from .config.placement_log import get_logger  # noqa: F401
 from .eager.variables import Variable, variable_creator_scope  # noqa: F401
@@ -58,7 +59,9 @@ from .api.module import Module  # noqa: F401
 from .api.tensor_array import TensorArray  # noqa: F401
 from .api import raw_ops  # noqa: F401
 from .graph.graph import Graph  # noqa: F401
-from .graph.v1_api import control_dependencies, executing_eagerly, group, init_scope, name_scope, no_op  # noqa: F401
+from .graph.v1_api import (  # noqa: F401
+    control_dependencies, executing_eagerly, group, init_scope, inside_function, name_scope, no_op,
+)
 from .framework.tensor_shape import TensorShape  # noqa: F401
 from .framework.tensor_spec import TensorSpec, TypeSpec  # noqa: F401
 from .framework import dtypes

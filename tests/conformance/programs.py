@@ -30,8 +30,8 @@ def single_replica_reference(case):
 
 def isolated(case):
     """Record this case from TensorFlow in a fresh process: TF's collectives can fail, and Keras's loss
-    scaling can change, once earlier cases have used MirroredStrategy in the same process (placeflow runs it
-    with the others)."""
+    scaling can change, once earlier cases have used MirroredStrategy in the same process, and an error raised
+    inside some TF decorators leaves TF's state changed (placeflow runs it with the others)."""
     case.isolated = True
     return case
 
@@ -508,6 +508,109 @@ def case_gradients_through_indexing(tf, env):
             y = tf.reduce_sum(fn(x))
         out[name] = _rounded(tape.gradient(y, x).numpy())
     return out
+
+
+def case_gradient_of_sparse_softmax_xent_with_rank_3_logits(tf, env):
+    logits = tf.constant([[[0.854, 0.698, 0.598], [0.088, 0.86, 0.018]], [[1.0, -2.0, 0.5], [0.0, 3.0, -1.0]]])
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[[0, 2], [1, 1]], logits=logits)
+        total = tf.reduce_sum(loss * tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    return {"loss": _rounded(loss.numpy()), "grad": _rounded(tape.gradient(total, logits).numpy())}
+
+
+def case_gradient_of_a_loop_whose_body_caches_a_tensor_of_its_first_trace(tf, env):
+    """Keras's RNN cells cache their dropout masks while the loop body is traced."""
+    w = tf.Variable([[0.5, -0.25], [0.125, 1.0]])
+    cache = {}
+
+    def body(i, h):
+        if "mask" not in cache:
+            cache["mask"] = tf.ones_like(h) * tf.constant([0.5, 2.0])
+        return i + 1, tf.tanh(tf.matmul(h, w)) * cache["mask"] + h
+
+    @tf.function
+    def grads():
+        with tf.GradientTape() as tape:
+            _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.constant([[1.0, -1.0]])])
+            loss = tf.reduce_sum(h * h)
+        return tape.gradient(loss, w)
+    return _rounded(grads().numpy(), 4)
+
+
+def _volume_and_filter(tf):
+    x = tf.reshape(tf.sin(tf.range(2 * 4 * 5 * 3 * 2, dtype=tf.float32)), [2, 4, 5, 3, 2])
+    w = tf.reshape(tf.cos(tf.range(2 * 3 * 2 * 2 * 3, dtype=tf.float32)), [2, 3, 2, 2, 3])
+    return x, w
+
+
+def _conv3d_results(tf):
+    x, w = _volume_and_filter(tf)
+    out = {}
+    for padding, strides, dilations in (("SAME", [1, 1, 1, 1, 1], None), ("VALID", [1, 2, 1, 2, 1], None),
+                                        ("SAME", [1, 1, 1, 1, 1], [1, 2, 1, 1, 1])):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch([x, w])
+            y = tf.nn.conv3d(x, w, strides, padding, dilations=dilations)
+            loss = tf.reduce_sum(y * y)
+        key = f"{padding}_{strides[1]}{strides[3]}_{'dilated' if dilations else 'plain'}"
+        out[key] = [y, tape.gradient(loss, x), tape.gradient(loss, w)]
+    transposed = tf.nn.conv3d_transpose(x, tf.transpose(w, [0, 1, 2, 4, 3])[..., :2], [2, 8, 10, 6, 3],
+                                        [1, 2, 2, 2, 1], "SAME")
+    out["transpose"] = [transposed]
+    for pool in ("max_pool3d", "avg_pool3d"):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = getattr(tf.nn, pool)(x, [2, 3, 2], [1, 2, 2], "SAME")
+            loss = tf.reduce_sum(y * y)
+        out[pool] = [y, tape.gradient(loss, x)]
+    return out
+
+
+def _rounded_relative(results):
+    """Each tensor to 5 significant digits of its largest magnitude (sums of products differ in order)."""
+    out = {}
+    for key, tensors in results.items():
+        out[key] = []
+        for tensor in tensors:
+            value = tensor.numpy()
+            scale = float(np.abs(value).max()) or 1.0
+            out[key].append(_rounded(value / scale, 5))
+    return out
+
+
+def _channels_first_and_grouped(tf):
+    x2 = tf.reshape(tf.sin(tf.range(2 * 3 * 7 * 6, dtype=tf.float32)), [2, 3, 7, 6])
+    w2 = tf.reshape(tf.cos(tf.range(3 * 2 * 3 * 4, dtype=tf.float32)), [3, 2, 3, 4])
+    x3 = tf.reshape(tf.sin(tf.range(2 * 4 * 4 * 5 * 4, dtype=tf.float32)), [2, 4, 4, 5, 4])
+    grouped = tf.reshape(tf.cos(tf.range(2 * 2 * 2 * 2 * 6, dtype=tf.float32)), [2, 2, 2, 2, 6])
+    with tf.GradientTape() as tape:
+        tape.watch(grouped)
+        y = tf.nn.conv3d(x3, grouped, [1, 1, 2, 1, 1], "SAME")
+        loss = tf.reduce_sum(y * y)
+    return {
+        "conv2d_nchw": [tf.nn.conv2d(x2, w2, [1, 1, 2, 1], "SAME", data_format="NCHW")],
+        "conv1d_ncw": [tf.nn.conv1d(x2[:, :, 0, :], w2[0], 2, "SAME", data_format="NCW")],
+        "max_pool_nchw": [tf.nn.max_pool2d(x2, 2, 2, "SAME", data_format="NCHW")],
+        "avg_pool3d_ncdhw": [tf.nn.avg_pool3d(tf.transpose(x3, [0, 4, 1, 2, 3]), 2, [1, 1, 2, 2, 2], "SAME",
+                                              data_format="NCDHW")],
+        "conv2d_transpose_nchw": [tf.nn.conv2d_transpose(x2, tf.ones([3, 2, 5, 3]), [2, 5, 14, 12], [1, 1, 2, 2],
+                                                         "SAME", data_format="NCHW")],
+        "grouped_conv3d": [y, tape.gradient(loss, grouped)],
+    }
+
+
+def case_channels_first_and_grouped_convolutions_under_xla(tf, env):
+    """TensorFlow's CPU kernels refuse these outside XLA (Keras compiles them with jit_compile=True)."""
+    return _rounded_relative(tf.function(lambda: _channels_first_and_grouped(tf), jit_compile=True)())
+
+
+def case_conv3d_values_and_gradients(tf, env):
+    return _rounded_relative(_conv3d_results(tf))
+
+
+def case_conv3d_values_and_gradients_traced(tf, env):
+    return _rounded_relative(tf.function(lambda: _conv3d_results(tf))())
 
 
 _S = [[3.0, 1.0, 2.0, 1.0], [0.0, 5.0, 5.0, -1.0]]
@@ -1159,6 +1262,82 @@ for _name, _expression in {
     "to_number_int": lambda tf: tf.strings.to_number(tf.constant(["7"]), out_type=tf.int32),
     "to_number_bad": lambda tf: tf.strings.to_number(tf.constant(["x7"])),
     "join_of_numbers": lambda tf: tf.strings.join([tf.constant([1])]),
+}.items():
+    globals()[f"case_string_{_name}"] = _strings_case(_expression)
+
+
+def _strings_case_traced(expression):
+    return _strings_case(lambda tf: tf.function(lambda: expression(tf))())
+
+
+_HASHES = {
+    "regex_replace": lambda tf: tf.strings.regex_replace(["Hello, World!", "  a-b  "], r"[!,\-]", ""),
+    "regex_replace_groups": lambda tf: tf.strings.regex_replace(["Hello, World!"], r"(\w+), (\w+)", r"\2 \1"),
+    "regex_replace_first": lambda tf: tf.strings.regex_replace(["hello"], "l", "L", replace_global=False),
+    "regex_replace_whole_match": lambda tf: tf.strings.regex_replace(["ab12"], r"\d+", r"<\0>"),
+    "regex_replace_bad_pattern": lambda tf: tf.strings.regex_replace(["ab"], "(", ""),
+    "regex_full_match": lambda tf: tf.strings.regex_full_match(["Hello, World!", "Hello"], r"H.*!"),
+    "strip": lambda tf: tf.strings.strip(["  a b \t\n", "c"]),
+    "substr": lambda tf: tf.strings.substr(["Hello", "abc"], 1, 3),
+    "substr_negative_and_broadcast": lambda tf: tf.strings.substr(["Hello", "abc"], [-3, 0], 2),
+    "substr_utf8": lambda tf: tf.strings.substr(["héllo"], 1, 2, unit="UTF8_CHAR"),
+    "substr_out_of_range": lambda tf: tf.strings.substr(["abc"], 5, 1),
+    "reduce_join_rows": lambda tf: tf.strings.reduce_join([["a", "b"], ["c", "d"]], axis=1, separator="-"),
+    "reduce_join_all": lambda tf: tf.strings.reduce_join([["a", "b"], ["c", "d"]]),
+    "reduce_join_keepdims": lambda tf: tf.strings.reduce_join([["a", "b"], ["c", "d"]], axis=0, keepdims=True),
+    "equal_of_strings_and_a_python_str": lambda tf: tf.equal(tf.constant(["a", "b", ""]), "a"),
+    "not_equal_of_a_numpy_unicode_array": lambda tf: tf.not_equal(tf.convert_to_tensor(np.asarray([["A"], ["B"]])),
+                                                                   "A"),
+    "equal_of_strings_and_an_int": lambda tf: tf.equal(tf.constant(["a"]), 1),
+    "to_hash_bucket_fast": lambda tf: tf.strings.to_hash_bucket_fast(
+        ["", "a", "omar", "stringer", "a somewhat longer string of thirty-three", "x" * 70, "y" * 200], 1000003),
+    "to_hash_bucket_strong": lambda tf: tf.strings.to_hash_bucket_strong(
+        ["", "a", "omar", "stringer", "x" * 70], 1000003, [123, 456]),
+    "to_hash_bucket_legacy": lambda tf: tf.strings.to_hash_bucket(["", "a", "omar", "stringer", "x" * 70], 997),
+    "to_hash_bucket_fast_of_numbers": lambda tf: tf.strings.to_hash_bucket_fast(tf.constant([1, 2]), 10),
+    "fingerprint_of_strings": lambda tf: tf.fingerprint(tf.constant(["ab", "c", "a" * 100])),
+    "fingerprint_of_rows_of_strings": lambda tf: tf.fingerprint(tf.constant([["ab", "c"], ["d", "ef"]])),
+    "fingerprint_of_int_rows": lambda tf: tf.fingerprint(tf.constant([[1, 2], [3, 4]])),
+    "fingerprint_of_a_scalar": lambda tf: tf.fingerprint(tf.constant(3)),
+}
+for _name, _expression in _HASHES.items():
+    globals()[f"case_string_{_name}"] = _strings_case(_expression)
+    globals()[f"case_string_{_name}_traced"] = _strings_case_traced(_expression)
+
+for _name, _expression in {  # SparseTensor results are eager-only in placeflow (docs/divergences.md)
+    "sparse_bincount_of_a_sparse_tensor": lambda tf: tf.sparse.to_dense(tf.sparse.bincount(
+        tf.sparse.SparseTensor([[0, 0], [0, 3], [2, 1], [2, 2]], [1, 3, 1, 1], [3, 4]), minlength=5)),
+    "sparse_bincount_per_row_binary": lambda tf: tf.sparse.to_dense(tf.sparse.bincount(
+        tf.sparse.SparseTensor([[0, 0], [0, 3], [2, 1], [2, 2]], [1, 3, 1, 1], [3, 4]), axis=-1, minlength=4,
+        binary_output=True)),
+    "sparse_bincount_of_a_dense_matrix": lambda tf: tf.sparse.to_dense(tf.sparse.bincount(
+        tf.constant([[1, 2], [2, 2]]), axis=-1)),
+    "sparse_reduce_max_rows": lambda tf: tf.sparse.reduce_max(
+        tf.sparse.SparseTensor([[0, 0], [0, 3], [2, 1], [2, 2]], [-1.0, 3, -5, 1], [3, 4]), axis=1),
+    "sparse_reduce_max_keepdims": lambda tf: tf.sparse.reduce_max(
+        tf.sparse.SparseTensor([[0, 0], [0, 3], [2, 1], [2, 2]], [-1.0, 3, -5, 1], [3, 4]), axis=0, keepdims=True),
+    "sparse_reduce_max_of_negative_ints": lambda tf: tf.sparse.reduce_max(
+        tf.sparse.SparseTensor([[0, 0], [2, 1]], [-1, -3], [3, 4]), axis=1),
+    "sparse_reduce_max_sparse_output": lambda tf: tf.sparse.to_dense(tf.sparse.reduce_max(
+        tf.sparse.SparseTensor([[0, 0], [0, 3], [2, 1], [2, 2]], [-1.0, 3, -5, 1], [3, 4]), axis=1,
+        output_is_sparse=True)),
+    "sparse_reduce_sum_sparse_output": lambda tf: tf.sparse.to_dense(tf.sparse.reduce_sum(
+        tf.sparse.SparseTensor([[0, 0], [0, 3], [2, 1], [2, 2]], [-1.0, 3, -5, 1], [3, 4]), axis=1,
+        output_is_sparse=True)),
+    "sparse_bincount_of_a_vector_per_row": lambda tf: tf.sparse.to_dense(tf.sparse.bincount(
+        tf.constant([1, 2, 2]), axis=-1, minlength=4)),
+    "cast_of_a_sparse_tensor": lambda tf: tf.sparse.to_dense(tf.cast(
+        tf.sparse.SparseTensor([[0, 1]], [2.7], [2, 2]), tf.int32)),
+    "sparse_cross": lambda tf: tf.sparse.to_dense(tf.sparse.cross(
+        [tf.constant([["a", "c"], ["b", "d"]]), tf.constant([[1, 2], [3, 4]]), tf.constant([["x"], ["y"]])]),
+        default_value=""),
+    "sparse_cross_with_a_sparse_input": lambda tf: tf.sparse.to_dense(tf.sparse.cross(
+        [tf.sparse.SparseTensor([[0, 0], [0, 3], [2, 1]], ["p", "q", "r"], [3, 4]),
+         tf.constant([["a"], ["b"], ["c"]])]), default_value=""),
+    "sparse_cross_hashed": lambda tf: tf.sparse.to_dense(tf.sparse.cross_hashed(
+        [tf.constant([["a", "c"], ["b", "d"]]), tf.constant([[1], [2]])])),
+    "sparse_cross_hashed_buckets_and_key": lambda tf: tf.sparse.to_dense(tf.sparse.cross_hashed(
+        [tf.constant([["a", "c"], ["b", "d"]]), tf.constant([[1], [2]])], num_buckets=10, hash_key=7)),
 }.items():
     globals()[f"case_string_{_name}"] = _strings_case(_expression)
 
@@ -3276,6 +3455,38 @@ _in_every_mode("case_semantics_", {
     "bincount_of_nothing": lambda tf: tf.math.bincount(tf.constant([], tf.int32)),
     "bincount_negative": lambda tf: tf.math.bincount(tf.constant([-1, 2])),
     "bincount_dtype_int64": lambda tf: tf.math.bincount(tf.constant([0, 0, 2]), dtype=tf.int64),
+    "sparse_softmax_xent_of_rank_3_logits": lambda tf: tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=tf.constant([[0, 2], [1, 1]]), logits=tf.constant([[[0.854, 0.698, 0.598], [0.088, 0.86, 0.018]],
+                                                                 [[1.0, -2.0, 0.5], [0.0, 3.0, -1.0]]])),
+    "sparse_softmax_xent_rank_mismatch": lambda tf: tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=tf.constant([0, 2]), logits=tf.ones([1, 2, 3])),
+    "raw_sparse_softmax_xent_needs_2d_logits": lambda tf: tf.raw_ops.SparseSoftmaxCrossEntropyWithLogits(
+        features=tf.ones([1, 2, 3]), labels=tf.constant([[0, 2]]))[0],
+    "bias_add_channels_first": lambda tf: tf.nn.bias_add(tf.reshape(tf.range(24.0), [2, 3, 2, 2]),
+                                                         tf.constant([1.0, 10.0, 100.0]), data_format="NCHW"),
+    "bias_add_channels_first_1d": lambda tf: tf.nn.bias_add(tf.ones([2, 3, 4]), tf.constant([1.0, 2.0, 3.0]),
+                                                            data_format="NCW"),
+    "or_of_ints_is_bitwise": lambda tf: tf.constant([6, 12]) | 1,
+    "reflected_or_of_ints": lambda tf: 1 | tf.constant([6, 12]),
+    "and_xor_invert_of_ints": lambda tf: tf.stack([tf.constant([6, 12]) & 4, tf.constant([6, 12]) ^ 5,
+                                                   ~tf.constant([6, 12])]),
+    "xor_and_invert_of_bools": lambda tf: tf.stack([tf.constant([True, False]) ^ tf.constant([True, True]),
+                                                    ~tf.constant([True, False])]),
+    "or_of_floats": lambda tf: tf.constant([1.5]) | 1,
+    "or_of_bool_and_int": lambda tf: tf.constant([True]) | tf.constant([1]),
+    "bucketize": lambda tf: tf.raw_ops.Bucketize(input=tf.constant([[-5, 10000], [150, 10], [5, 100]]),
+                                                 boundaries=[0.0, 10.0, 100.0]),
+    "bucketize_floats_on_a_boundary": lambda tf: tf.raw_ops.Bucketize(input=tf.constant([0.5, 0.4, 2.0]),
+                                                                      boundaries=[0.5, 1.5]),
+    "bucketize_unsorted_boundaries": lambda tf: tf.raw_ops.Bucketize(input=tf.constant([1.0]),
+                                                                     boundaries=[3.0, 1.0]),
+    "bincount_of_floats_counts_them_as_int32": lambda tf: tf.math.bincount(tf.constant([[1.0, 2.7], [2.0, 0.0]]),
+                                                                           axis=-1, minlength=3, maxlength=3,
+                                                                           binary_output=True),
+    "bincount_last_axis_of_a_vector": lambda tf: tf.math.bincount(tf.constant([1, 2, 2, 5]), axis=-1, minlength=7),
+    "bincount_last_axis_of_a_vector_binary": lambda tf: tf.math.bincount(tf.constant([1, 2, 2, 5]), axis=-1,
+                                                                         minlength=3, binary_output=True),
+    "bincount_last_axis_of_rank_3": lambda tf: tf.math.bincount(tf.constant([[[1, 2]], [[2, 5]]]), axis=-1),
     "shift_amounts_are_clamped": lambda tf: tf.stack([
         tf.cast(tf.bitwise.left_shift(tf.constant([1], tf.int8), tf.constant([9], tf.int8)), tf.int32),
         tf.bitwise.right_shift(tf.constant([-8]), tf.constant([40]))]),
@@ -3949,4 +4160,209 @@ def case_image_projective_transform_modes(tf, env):
     out["uint8"] = tf.raw_ops.ImageProjectiveTransformV3(
         images=(images * 255).astype(np.uint8), transforms=transforms, output_shape=[5, 6], fill_value=0.0,
         interpolation="BILINEAR", fill_mode="REFLECT").numpy().ravel().tolist()
+    return out
+
+
+# -- tf.signal (issue 28): transforms, framing, windows, mel and cepstra, eagerly, traced and in a Session --------
+def _parts(tf, y):
+    return tf.stack([tf.math.real(y), tf.math.imag(y)])
+
+
+_SIGNAL = [[0.5, -1.0, 2.0, 0.25, -0.75, 1.5, 0.0, 3.0, -2.0, 1.0, 0.5, -0.5]]
+_SPECTRUM = [[1.0 + 2.0j, -0.5 + 0.25j, 3.0 - 1.0j, 0.0 + 0.5j, -1.0 - 1.0j]]
+_in_every_mode("case_signal_", {
+    "fft": lambda tf: _parts(tf, tf.signal.fft(tf.constant(_SPECTRUM, tf.complex64))),
+    "ifft2d": lambda tf: _parts(tf, tf.signal.ifft2d(tf.constant(_SPECTRUM * 2, tf.complex64))),
+    "fft3d": lambda tf: _parts(tf, tf.signal.fft3d(tf.constant([_SPECTRUM * 2], tf.complex64))),
+    "fft_of_floats": lambda tf: tf.signal.fft(tf.constant([1.0, 2.0])),
+    "rfft": lambda tf: _parts(tf, tf.signal.rfft(tf.constant(_SIGNAL))),
+    "rfft_cropped": lambda tf: _parts(tf, tf.signal.rfft(tf.constant(_SIGNAL), [7])),
+    "rfft_padded": lambda tf: _parts(tf, tf.signal.rfft(tf.constant(_SIGNAL), [16])),
+    "rfft2d": lambda tf: _parts(tf, tf.signal.rfft2d(tf.reshape(tf.constant(_SIGNAL), [3, 4]))),
+    "irfft": lambda tf: tf.signal.irfft(tf.constant(_SPECTRUM, tf.complex64)),
+    "irfft_odd_length": lambda tf: tf.signal.irfft(tf.constant(_SPECTRUM, tf.complex64), [9]),
+    "irfft2d": lambda tf: tf.signal.irfft2d(tf.constant(_SPECTRUM * 3, tf.complex64), [3, 6]),
+    "fftshift": lambda tf: tf.signal.fftshift(tf.reshape(tf.range(12), [3, 4])),
+    "ifftshift_axis": lambda tf: tf.signal.ifftshift(tf.reshape(tf.range(12), [3, 4]), axes=1),
+    "frame": lambda tf: tf.signal.frame(tf.constant(_SIGNAL), 5, 3),
+    "frame_pad_end": lambda tf: tf.signal.frame(tf.constant(_SIGNAL), 5, 3, pad_end=True, pad_value=9.0),
+    "overlap_and_add": lambda tf: tf.signal.overlap_and_add(tf.signal.frame(tf.constant(_SIGNAL), 4, 2), 2),
+    "hann_window_periodic": lambda tf: tf.signal.hann_window(7),
+    "hann_window_symmetric": lambda tf: tf.signal.hann_window(8, periodic=False),
+    "hamming_window": lambda tf: tf.signal.hamming_window(6),
+    "kaiser_window": lambda tf: tf.signal.kaiser_window(7, beta=6.0),
+    "kaiser_bessel_derived_window": lambda tf: tf.signal.kaiser_bessel_derived_window(8),
+    "vorbis_window": lambda tf: tf.signal.vorbis_window(6),
+    "stft": lambda tf: _parts(tf, tf.signal.stft(tf.constant(_SIGNAL), 6, 3)),
+    "stft_pad_end_hamming": lambda tf: _parts(tf, tf.signal.stft(tf.constant(_SIGNAL), 5, 2, 8,
+                                                                 tf.signal.hamming_window, pad_end=True)),
+    "inverse_stft": lambda tf: tf.signal.inverse_stft(
+        tf.signal.stft(tf.constant(_SIGNAL), 4, 2), 4, 2, window_fn=tf.signal.inverse_stft_window_fn(2)),
+    "linear_to_mel_weight_matrix": lambda tf: tf.signal.linear_to_mel_weight_matrix(4, 9, 8000, 100.0, 3000.0),
+    "mfccs": lambda tf: tf.signal.mfccs_from_log_mel_spectrograms(tf.reshape(tf.constant(_SIGNAL), [2, 6])),
+    "dct2": lambda tf: tf.signal.dct(tf.constant(_SIGNAL)),
+    "dct2_ortho": lambda tf: tf.signal.dct(tf.constant(_SIGNAL), norm="ortho"),
+    "dct1": lambda tf: tf.signal.dct(tf.constant(_SIGNAL), type=1),
+    "dct3_truncated": lambda tf: tf.signal.dct(tf.constant(_SIGNAL), type=3, n=8),
+    "dct4_ortho_padded": lambda tf: tf.signal.dct(tf.constant(_SIGNAL), type=4, n=14, norm="ortho"),
+    "idct2": lambda tf: tf.signal.idct(tf.constant(_SIGNAL)),
+    "dct1_ortho": lambda tf: tf.signal.dct(tf.constant(_SIGNAL), type=1, norm="ortho"),
+    "mdct": lambda tf: tf.signal.mdct(tf.constant(_SIGNAL), 8),
+    "inverse_mdct": lambda tf: tf.signal.inverse_mdct(tf.signal.mdct(tf.constant(_SIGNAL), 8)),
+})
+
+
+def _signal_gradients(tf):
+    x = tf.constant(_SIGNAL)
+    z = tf.constant(_SPECTRUM, tf.complex64)
+    weights = tf.constant([[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, z])
+        spectrum = tf.signal.rfft(x)
+        power = tf.reduce_sum(tf.math.real(spectrum * tf.math.conj(spectrum)) * weights)
+        inverse = tf.reduce_sum(tf.signal.irfft(z) * tf.range(1.0, 9.0))
+        transformed = tf.signal.fft(z)
+        mixed = tf.reduce_sum(tf.math.real(transformed) + 0.5 * tf.math.imag(transformed * transformed))
+        stft = tf.signal.stft(x, 6, 3)
+        stft_power = tf.reduce_sum(tf.abs(tf.math.real(stft)) + tf.math.imag(stft) ** 2)
+    return {"rfft": tape.gradient(power, x), "irfft": _parts(tf, tape.gradient(inverse, z)),
+            "fft": _parts(tf, tape.gradient(mixed, z)), "stft": tape.gradient(stft_power, x)}
+
+
+def case_signal_gradients(tf, env):
+    return _rounded_relative({k: [v] for k, v in _signal_gradients(tf).items()})
+
+
+def case_signal_gradients_traced(tf, env):
+    return _rounded_relative({k: [v] for k, v in tf.function(lambda: _signal_gradients(tf))().items()})
+
+
+def case_complex_gradients_follow_tensorflows_conjugate_convention(tf, env):
+    """d/dz of a real loss of complex ops: upstream times the conjugate derivative, as TensorFlow."""
+    z = tf.constant([0.3 + 0.4j, -1.2 + 0.7j, 0.5 - 0.25j], tf.complex64)
+    w = tf.constant([1.1 - 0.3j, 0.2 + 0.9j, -0.6 - 0.1j], tf.complex64)
+    out = {}
+    for name, fn in (("mul", lambda a, b: a * b), ("div", lambda a, b: a / b), ("square", lambda a, b: a * a + b),
+                     ("exp", lambda a, b: tf.exp(a) * b), ("log", lambda a, b: tf.math.log(a) + b),
+                     ("sqrt", lambda a, b: tf.sqrt(a) * b), ("sin_cos", lambda a, b: tf.sin(a) * tf.cos(b)),
+                     ("reciprocal", lambda a, b: tf.math.reciprocal(a) + b),
+                     ("matmul", lambda a, b: tf.matmul(a[None, :], b[:, None])),
+                     ("reduce_prod", lambda a, b: tf.reduce_prod(a) * b),
+                     ("squared_difference", lambda a, b: tf.math.squared_difference(a, b)),
+                     ("divide_no_nan", lambda a, b: tf.math.divide_no_nan(a, b))):
+        with tf.GradientTape() as tape:
+            tape.watch([z, w])
+            y = fn(z, w)
+            loss = tf.reduce_sum(tf.math.real(y) + 0.3 * tf.math.imag(y))
+        grads = tape.gradient(loss, [z, w])
+        out[name] = [_rounded(tf.math.real(g).numpy(), 5) + _rounded(tf.math.imag(g).numpy(), 5) for g in grads]
+    out["squared_difference_value"] = _rounded(tf.math.real(tf.math.squared_difference(z, w)).numpy(), 5) + \
+        _rounded(tf.math.imag(tf.math.squared_difference(z, w)).numpy(), 5)
+    return out
+
+
+@isolated
+def case_custom_gradient_of_a_function_that_reads_variables(tf, env):
+    """grad_fn receives `variables` and returns their gradients (Keras's float8 layers use this). Recorded in a
+    fresh process: the TypeError raised inside TF 2.21's custom_gradient leaves its variable watcher open, and
+    later tf.function traces in the same process return other cases' values."""
+    v = tf.Variable([1.0, 2.0])
+
+    @tf.custom_gradient
+    def scaled(x):
+        def grad(dy, variables=None):
+            return dy * 3.0, [dy * x * 10.0]
+        return x * v, grad
+
+    def grads():
+        with tf.GradientTape() as tape:
+            x = tf.constant([0.5, -1.0])
+            tape.watch(x)
+            loss = tf.reduce_sum(scaled(x))
+        return tape.gradient(loss, [x, v])
+
+    @tf.custom_gradient
+    def without_variables_argument(x):
+        return x * v, lambda dy: dy
+
+    try:
+        without_variables_argument(tf.constant([1.0, 1.0]))
+        refused = None
+    except TypeError as error:
+        refused = str(error).split(":")[0]
+    @tf.custom_gradient
+    def doubled(x, scale):  # a variable passed in arrives as a tensor; its gradient comes from grad_fn's inputs
+        return x * scale, lambda dy: (dy * 2.0, dy * 7.0)
+
+    def grads_of_a_variable_argument():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(doubled(tf.constant([1.0, 3.0]), v))
+        return tape.gradient(loss, v)
+
+    return {"eager": [g.numpy().tolist() for g in grads()],
+            "traced": [g.numpy().tolist() for g in tf.function(grads)()], "refused": refused,
+            "variable_argument": grads_of_a_variable_argument().numpy().tolist(),
+            "variable_argument_traced": tf.function(grads_of_a_variable_argument)().numpy().tolist()}
+
+
+
+# -- TF API names Keras and users reach for (issue 28), eagerly, traced and in a Session -------------------------
+_in_every_mode("case_api_", {
+    "searchsorted_rows": lambda tf: tf.searchsorted([[1, 3, 5, 7], [2, 4, 6, 8]], [[3, 6], [1, 9]]),
+    "searchsorted_right_int64": lambda tf: tf.searchsorted([1.0, 3.0, 3.0, 5.0], [3.0, 4.0], side="right",
+                                                           out_type=tf.int64),
+    "searchsorted_bad_side": lambda tf: tf.searchsorted([1.0], [1.0], side="middle"),
+    "invert_permutation": lambda tf: tf.math.invert_permutation([3, 4, 0, 2, 1]),
+    "invert_permutation_duplicate": lambda tf: tf.math.invert_permutation([0, 0, 1]),
+    "nextafter": lambda tf: (tf.math.nextafter(tf.constant([1.0, 0.5]), tf.constant([2.0, -1.0])) -
+                             tf.constant([1.0, 0.5])) * 2.0 ** 24,
+    "erfinv": lambda tf: tf.math.erfinv([-0.999, -0.5, 0.0, 0.3, 0.9999, 1.0, 1.5]),
+    "erfinv_float64": lambda tf: tf.math.erfinv(tf.constant([-0.25, 0.75], tf.float64)),
+    "linalg_cross": lambda tf: tf.linalg.cross([[1.0, 2.0, 3.0], [0.0, 1.0, 0.0]], [[4.0, 5.0, 6.0], [1.0, 0.0, 0.0]]),
+    "linalg_logdet": lambda tf: tf.linalg.logdet([[[4.0, 1.0], [1.0, 3.0]], [[2.0, 0.5], [0.5, 1.0]]]),
+    "linalg_pinv": lambda tf: tf.linalg.pinv([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+    "linalg_pinv_singular": lambda tf: tf.linalg.pinv([[1.0, 2.0], [2.0, 4.0]]),
+    "linalg_matrix_rank": lambda tf: tf.linalg.matrix_rank([[[1.0, 2.0], [2.0, 4.0]], [[1.0, 0.0], [0.0, 1.0]]]),
+    "depth_to_space": lambda tf: tf.nn.depth_to_space(tf.reshape(tf.range(32.0), [1, 2, 2, 8]), 2),
+    "space_to_depth": lambda tf: tf.nn.space_to_depth(tf.reshape(tf.range(32.0), [1, 4, 4, 2]), 2),
+    "depth_to_space_indivisible": lambda tf: tf.nn.depth_to_space(tf.ones([1, 2, 2, 6]), 2),
+    "inside_function": lambda tf: tf.constant(tf.inside_function()),
+})
+
+
+def _erfinv_and_logdet_gradients(tf):
+    x = tf.constant([-0.5, 0.1, 0.8])
+    m = tf.constant([[4.0, 1.0], [1.0, 3.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, m])
+        inverse = tf.reduce_sum(tf.math.erfinv(x) * tf.constant([1.0, 2.0, 3.0]))
+        logdet = tf.linalg.logdet(m)
+        crossed = tf.reduce_sum(tf.linalg.cross(tf.reshape(tf.concat([x, x], 0), [2, 3]), tf.ones([2, 3])) ** 2)
+    return [tape.gradient(inverse, x), tape.gradient(logdet, m), tape.gradient(crossed, x)]
+
+
+def case_api_gradients_of_erfinv_logdet_and_cross(tf, env):
+    return [_rounded(g.numpy(), 4) for g in _erfinv_and_logdet_gradients(tf)]
+
+
+def case_api_gradients_of_erfinv_logdet_and_cross_traced(tf, env):
+    return [_rounded(g.numpy(), 4) for g in tf.function(lambda: _erfinv_and_logdet_gradients(tf))()]
+
+
+def _asserting(tf, value):
+    tf.debugging.Assert(value > 0, ["value must be positive:", value])
+    return value + 1
+
+
+def case_api_assert_passes_and_fails(tf, env):
+    out = {"passes": int(_asserting(tf, tf.constant(2))),
+           "passes_traced": int(tf.function(lambda: _asserting(tf, tf.constant(3)))()),
+           "returns_none_eagerly": tf.debugging.Assert(True, ["x"]) is None}
+    for mode, run in (("eager", lambda: _asserting(tf, tf.constant(-2))),
+                      ("traced", lambda: tf.function(lambda: _asserting(tf, tf.constant(-2)))())):
+        try:
+            run()
+            out[mode] = None
+        except tf.errors.InvalidArgumentError as error:
+            out[mode] = str(error).split("\n")[0].split(" [Op:")[0]
     return out

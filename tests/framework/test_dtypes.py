@@ -63,3 +63,18 @@ def test_the_package_version_is_the_one_pyproject_declares():
     pyproject = (pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
     declared = re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1)
     assert tf.__placeflow_version__ == declared and tf.__version__ == f"2.21.0+placeflow.{declared}"
+
+
+def test_the_narrow_experimental_dtypes_cast_and_refuse_arithmetic():
+    float8 = tf.dtypes.experimental.float8_e4m3fn
+    assert float8.is_floating and float8.size == 1 and float8.max == 448 and float8.min == -448
+    assert tf.dtypes.experimental.int4.max == 7 and tf.dtypes.experimental.uint4.min == 0
+    narrow = tf.cast(tf.constant([1.3, 500.0, -3.2]), float8)
+    assert narrow.dtype == float8
+    values = tf.cast(narrow, tf.float32).numpy()  # recorded from TF 2.21: 1.25, nan (out of range), -3.25
+    assert values[0] == 1.25 and np.isnan(values[1]) and values[2] == -3.25
+    traced = tf.function(lambda: tf.cast(tf.cast(tf.constant([1.3]), float8), tf.float32))()
+    assert traced.numpy().tolist() == [1.25]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="float8_e4m3fn is not in the list"):
+        narrow + narrow
+    assert tf.as_dtype(np.dtype(tf.dtypes.experimental.float8_e5m2.as_numpy_dtype)) is tf.dtypes.experimental.float8_e5m2

@@ -22,6 +22,8 @@ def test_do_not_convert_leaves_the_function_as_written():
     assert tf.autograph.experimental.do_not_convert(_sign).__name__ == "_sign"
 
 
-def test_convolution_refuses_three_dimensional_filters_by_name():
-    with pytest.raises(NotImplementedError, match="tf.nn.convolution with 3-D filters is not implemented"):
-        tf.nn.convolution(tf.ones([1, 4, 4, 4, 1]), tf.ones([2, 2, 2, 1, 1]))
+def test_convolution_dispatches_three_dimensional_filters_to_conv3d():
+    out = tf.nn.convolution(tf.ones([1, 4, 4, 4, 1]), tf.ones([2, 2, 2, 1, 3]))
+    assert out.shape == (1, 3, 3, 3, 3) and float(out[0, 0, 0, 0, 0]) == 8.0
+    with pytest.raises(ValueError, match="must be of rank 3, 4 or 5"):
+        tf.nn.convolution(tf.ones([1, 4, 4, 4, 4, 1]), tf.ones([2, 2, 2, 2, 1, 1]))

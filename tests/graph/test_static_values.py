@@ -29,3 +29,19 @@ def test_get_static_value_of_traced_shapes_and_their_arithmetic():
     shape, rank, tripled, unknown = seen[0]
     np.testing.assert_array_equal(shape, [5, 2])
     assert int(rank) == 2 and int(tripled) == 15 and unknown is None   # a fed value is known only when run
+
+
+def test_a_slice_of_a_partly_known_shape_is_known_where_its_dimensions_are():
+    import placeflow as tf
+
+    seen = {}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 5, 7, 3], tf.float32)])
+    def f(x):
+        seen["height_width"] = tf.get_static_value(tf.shape(x)[1:3])
+        seen["batch"] = tf.get_static_value(tf.shape(x)[0:1])
+        seen["channels"] = tf.get_static_value(tf.shape(x)[-1])
+        return tf.zeros(tf.shape(x)[1:3])
+
+    assert f(tf.ones([2, 5, 7, 3])).shape == (5, 7)
+    assert seen["height_width"].tolist() == [5, 7] and seen["batch"] is None and int(seen["channels"]) == 3

@@ -65,3 +65,31 @@ def test_a_loop_gradient_reaches_a_variable_read_in_the_condition_and_the_body(m
 
     y, (d_scale, d_limit) = f()
     assert float(y) == 27.0 and float(d_scale) == 27.0 and float(d_limit) == 0.0  # y = scale**3; TF 2.21: 0 for the bound
+
+
+def _caching_loop_gradients(tf, traced: bool):
+    """d/dw of a loop whose body caches a tensor it made in its first trace (as Keras's RNN cells cache their
+    dropout masks): the gradient loops must not call the Python body again (the cache holds a tensor of the
+    forward loop's body graph)."""
+    w = tf.Variable([[0.5, -0.25], [0.125, 1.0]])
+    cache = {}
+
+    def body(i, h):
+        if "mask" not in cache:
+            cache["mask"] = tf.ones_like(h) * tf.constant([0.5, 2.0])
+        return i + 1, tf.tanh(tf.matmul(h, w)) * cache["mask"] + h
+
+    def grads():
+        with tf.GradientTape() as tape:
+            _, h = tf.while_loop(lambda i, h: i < 3, body, [tf.constant(0), tf.constant([[1.0, -1.0]])])
+            loss = tf.reduce_sum(h * h)
+        return tape.gradient(loss, w)
+
+    return (tf.function(grads)() if traced else grads()).numpy()
+
+
+def test_gradient_of_a_loop_whose_body_caches_a_tensor_of_its_first_trace(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="1")
+    import numpy as np
+    np.testing.assert_allclose(_caching_loop_gradients(tf, traced=True), _caching_loop_gradients(tf, traced=False),
+                               rtol=1e-6)

@@ -203,7 +203,7 @@ def _graph_while_loop(cond, body, structure, shape_invariants, maximum_iteration
         if stateful:
             raise LookupError(f"placeflow does not implement gradients through a tf.while_loop ({name}) whose body "
                               f"writes variables or has side effects; move the writes out of the loop.")
-        return _while_gradient(cond, body, structure, specs, entry, upstream, maximum_iterations, name, reads)
+        return _while_gradient(cond, loop_body, structure, specs, entry, upstream, maximum_iterations, name, reads)
 
     attrs = {"cond": cond_body, "body": loop_body, "loop_vars": len(flat), "output_specs": tuple(specs),
              "maximum_iterations": None if maximum_iterations is None else int(maximum_iterations),
@@ -226,9 +226,10 @@ def _writes_what_it_hoisted(*bodies) -> bool:
     return any(id_ in written for b in bodies for id_ in b.graph.hoisted)
 
 
-def _while_gradient(cond, body, structure, specs, entry, upstream, maximum_iterations, name, reads):
+def _while_gradient(cond, loop_body, structure, specs, entry, upstream, maximum_iterations, name, reads):
     """Gradients of a While op's inputs: a loop that re-runs the forward loop recording each iteration's
-    loop variables, then a loop over the iterations in reverse that back-propagates through the body."""
+    loop variables, then a loop over the iterations in reverse that back-propagates through the body (both
+    replay the forward loop's traced body)."""
     count = len(specs)
     captured = list(entry.inputs[count:])
     for index, (dtype, shape) in enumerate(specs):
@@ -236,8 +237,8 @@ def _while_gradient(cond, body, structure, specs, entry, upstream, maximum_itera
             raise LookupError(f"placeflow does not implement gradients through a tf.while_loop ({name}) whose loop "
                               f"variable {index} changes shape beyond its first dimension (shape {shape}); keep the "
                               f"other dimensions fixed.")
-    iterations, readers = _record_iterations(cond, body, structure, specs, entry.inputs[:count], maximum_iterations,
-                                             name, reads)
+    iterations, readers = _record_iterations(cond, loop_body, structure, specs, entry.inputs[:count],
+                                             maximum_iterations, name, reads)
     floats = [i for i, (dtype, _) in enumerate(specs) if dtype.is_floating]
     outer = [j for j, t in enumerate(captured) if t.dtype.is_floating]
     start = [upstream[i] if upstream[i] is not None else array_ops.zeros_like(entry.outputs[i]) for i in floats]
@@ -247,7 +248,7 @@ def _while_gradient(cond, body, structure, specs, entry, upstream, maximum_itera
         with GradientTape(watch_accessed_variables=False) as recorder:
             recorder.watch(values)
             recorder.watch([captured[j] for j in outer])
-            result = _flat_result(structure, body(*nest.pack_as(structure, list(values), True)))
+            result = cf.replay(loop_body, values)
         sources = [values[i] for i in floats] + [captured[j] for j in outer]
         found = recorder.gradient([result[i] for i in floats], sources, output_gradients=list(grads))
         found = [g if g is not None else array_ops.zeros_like(s) for g, s in zip(found, sources)]
@@ -265,7 +266,7 @@ def _while_gradient(cond, body, structure, specs, entry, upstream, maximum_itera
     return result
 
 
-def _record_iterations(cond, body, structure, specs, initial, maximum_iterations, name, reads):
+def _record_iterations(cond, loop_body, structure, specs, initial, maximum_iterations, name, reads):
     """(number of iterations, one reader per loop variable: reader(k) is its value at iteration k's start).
     A variable of fixed shape is kept in a TensorArray; one whose first dimension varies (a growing
     TensorArray's buffer) has its rows appended to one tensor, with each iteration's offset and row count."""
@@ -283,8 +284,7 @@ def _record_iterations(cond, body, structure, specs, initial, maximum_iterations
         offsets = [o.write(n, array_ops.shape(r)[0]) for o, r in zip(offsets, rows)]
         counts = [c.write(n, array_ops.shape(v)[0]) for c, v in zip(counts, varying)]
         rows = [array_ops.concat([r, v], 0) for r, v in zip(rows, varying)]
-        result = _flat_result(structure, body(*nest.pack_as(structure, list(values), True)))
-        return n + 1, arrays, rows, offsets, counts, result
+        return n + 1, arrays, rows, offsets, counts, cf.replay(loop_body, list(values))
 
     invariants = ([()] + [(None,) + tuple(shape) for (_, shape), known in zip(specs, fixed) if known]
                   + [(None,) + tuple(shape[1:]) for (_, shape), known in zip(specs, fixed) if not known]

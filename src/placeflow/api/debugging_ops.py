@@ -77,3 +77,20 @@ def print_(*inputs, output_stream=sys.stderr, sep=" ", end="\n", summarize=3, na
              "stream": "stderr" if output_stream is sys.stderr else "stdout"}
     dtype = tensors[0].dtype if tensors else None
     return execute("PrintV2", tuple(tensors), dtype, attrs, name=name)
+
+
+
+def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFlow's name
+    """InvalidArgumentError 'assertion failed: [data...]' when `condition` is false: eagerly at once, in a
+    function when it runs (in program order, as prints)."""
+    from ..eager.convert import convert_to_tensor
+    from ..eager.execute import execute
+    from ..framework import dtypes
+    check = convert_to_tensor(condition)
+    if check.dtype != dtypes.bool:
+        raise TypeError(f"Value passed to parameter 'condition' has DataType {check.dtype.name} not in list of "
+                        f"allowed values: bool")
+    values = [convert_to_tensor(item) for item in data]
+    done = execute("Assert", (check, *values), check.dtype, {"summarize": 3 if summarize is None else int(summarize)},
+                   name=name)
+    return getattr(done, "op", None)  # TF: None eagerly, the Operation in a graph

@@ -161,7 +161,12 @@ def image_projective_transform_v3(*, images, transforms, output_shape, fill_valu
     """tf.raw_ops.ImageProjectiveTransformV3 (Keras's RandomRotation, RandomTranslation, RandomZoom, ...)."""
     from ..eager.execute import execute
     x = convert_to_tensor(images)
-    size = tuple(int(v) for v in np.asarray(convert_to_tensor(output_shape).numpy()).reshape(-1))
+    from .array_ops import get_static_value
+    known = get_static_value(output_shape)
+    if known is None:
+        raise NotImplementedError("ImageProjectiveTransformV3 with an output_shape known only when the graph runs is "
+                                  "not implemented in placeflow; give the images a static height and width.")
+    size = tuple(int(v) for v in np.asarray(known).reshape(-1))
     matrices = math_ops.cast(convert_to_tensor(transforms), dtypes.float32)
     fill = math_ops.cast(convert_to_tensor(fill_value), dtypes.float32)
     return execute("ImageProjectiveTransformV3", (x, matrices, fill), x.dtype,

@@ -119,13 +119,25 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
         raise ValueError(f'Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or "SYMMETRIC". '
                          f"Received `mode` = {mode}")
-    rows = [_ints(row) for row in (paddings.numpy().tolist() if hasattr(paddings, "numpy") else paddings)]
+    rows = [_ints(row) for row in _known_paddings(paddings)]
     if len(rows) != len(tensor.shape) or any(len(row) != 2 for row in rows):
         raise ValueError(f"paddings must be a matrix with {len(tensor.shape)} rows and 2 columns, got {rows}")
     attrs = {"paddings": tuple(rows), "mode": mode}
     if mode == "CONSTANT":
         attrs["constant_values"] = _host_scalar(constant_values, tensor.dtype)
     return execute("PadV2", (tensor,), tensor.dtype, attrs, name=name)
+
+
+def _known_paddings(paddings) -> list:
+    """The paddings as nested lists: a literal, an eager tensor, or a graph tensor whose value is known."""
+    if hasattr(paddings, "dtype") and hasattr(paddings, "shape"):
+        from .array_ops import get_static_value
+        known = get_static_value(paddings)
+        if known is None:
+            raise NotImplementedError(f"pad with paddings computed when the graph runs ({paddings!r}) is not "
+                                      f"implemented in placeflow; pass paddings known while building.")
+        return np.asarray(known).tolist()
+    return paddings
 
 
 def _host_scalar(value, dtype):

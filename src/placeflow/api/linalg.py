@@ -132,4 +132,52 @@ def adjoint(matrix, name=None):
     return math_ops.conj(transpose(x, perm), name=name)
 
 
+def cross(a, b, name=None):
+    """The cross product of 3-vectors along the last dimension (broadcast)."""
+    from .array_ops import stack
+    x = convert_to_tensor(a)
+    y = convert_to_tensor(b, dtype=x.dtype)
+    if (x.shape is not None and x.shape[-1] not in (3, None)) or (y.shape is not None and y.shape[-1] not in (3, None)):
+        raise ValueError(f"Cross product needs vectors of 3 elements along the last dimension; got shapes "
+                         f"{x.shape} and {y.shape}.")
+    x0, x1, x2 = (x[..., i] for i in range(3))
+    y0, y1, y2 = (y[..., i] for i in range(3))
+    return stack([x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0], axis=-1, name=name)
+
+
+def logdet(matrix, name=None):
+    """log(det(matrix)) of Hermitian positive definite matrices, through their Cholesky factors."""
+    factor = cholesky(matrix)
+    return math_ops.multiply(2.0, math_ops.reduce_sum(math_ops.log(diag_part(factor)), axis=-1), name=name)
+
+
+def _default_tolerance(x, singular_values, scale: float):
+    import numpy as np
+    eps = float(np.finfo(x.dtype.numpy_dtype).eps)
+    return math_ops.reduce_max(singular_values, axis=-1, keepdims=True) * (scale * eps)
+
+
+def pinv(a, rcond=None, validate_args=False, name=None):
+    """The Moore-Penrose pseudo-inverse: singular values below rcond * the largest (default
+    10 * max(rows, columns) * eps) count as zero."""
+    x = _floats(a)
+    s, u, v = svd(x)
+    rows, cols = int(x.shape[-2]), int(x.shape[-1])
+    cutoff = _default_tolerance(x, s, 10.0 * max(rows, cols)) if rcond is None else \
+        math_ops.reduce_max(s, axis=-1, keepdims=True) * rcond
+    from .array_ops import expand_dims, zeros_like
+    inverse = math_ops.where(math_ops.greater(s, cutoff), math_ops.reciprocal(s), zeros_like(s))
+    return matmul(v * expand_dims(inverse, -2), u, adjoint_b=True, name=name)
+
+
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The number of singular values above `tol` (default: the largest * max(rows, columns) * eps)."""
+    x = _floats(a)
+    s = svd(x, compute_uv=False)
+    rows, cols = int(x.shape[-2]), int(x.shape[-1])
+    threshold = _default_tolerance(x, s, float(max(rows, cols))) if tol is None else tol
+    from ..framework import dtypes
+    return math_ops.reduce_sum(math_ops.cast(math_ops.greater(s, threshold), dtypes.int32), axis=-1, name=name)
+
+
 from .nn import l2_normalize  # noqa: E402,F401 - also public here

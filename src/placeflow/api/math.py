@@ -17,3 +17,4 @@ from .math_ops import (  # noqa: F401
 from .division_ops import divide_no_nan, truediv, xdivy, xlogy  # noqa: F401
 from .nn import elu, l2_normalize, log_softmax, selu, softmax, softplus, softsign  # noqa: F401
 from .math_ops import floormod as mod  # noqa: F401 - tf.math.mod is floormod
+from .math_ops import erfinv, invert_permutation, nextafter  # noqa: F401

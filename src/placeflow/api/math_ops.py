@@ -223,10 +223,13 @@ def add_n(inputs, name=None):
 
 def cast(x, dtype, name=None):
     """x converted to `dtype` (Cast; like TensorFlow's docs say, it has only a CPU kernel here). IndexedSlices
-    stay IndexedSlices (their values cast), as in TensorFlow."""
+    and SparseTensors stay what they are (their values cast), as in TensorFlow."""
     from ..ops.indexed_slices import IndexedSlices
+    from .sparse import SparseTensor
     if isinstance(x, IndexedSlices):
         return IndexedSlices(cast(x.values, dtype, name), x.indices, x.dense_shape)
+    if isinstance(x, SparseTensor):
+        return SparseTensor(x.indices, cast(x.values, dtype, name), x.dense_shape)
     x = convert_to_tensor(x)
     dtype = dtypes.as_dtype(dtype)
     if x.dtype == dtype:
@@ -554,20 +557,34 @@ def unsorted_segment_mean(data, segment_ids, num_segments, name=None):
 
 
 def linspace(start, stop, num, name=None, axis=0):
-    """`num` evenly spaced values from start to stop inclusive (float32 for Python numbers, as TF)."""
+    """`num` evenly spaced values from start to stop inclusive (float32 for Python numbers, as TF), computed as
+    TensorFlow's kernel does: start + i * step in the dtype, the last exactly stop."""
     from ..eager.convert import constant
+    from .array_ops import concat, get_static_value, range as arange, reshape
     if axis != 0:
         raise NotImplementedError("linspace(axis != 0) is not implemented in placeflow.")
     first = convert_to_tensor(start)
     if first.dtype not in (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64):
         raise TypeError(f"Value passed to parameter 'start' has DataType {first.dtype.name} not in list of allowed "
                         f"values: bfloat16, float16, float32, float64")
-    low, high = float(first.numpy()), float(convert_to_tensor(stop, dtype=first.dtype).numpy())
+    last = convert_to_tensor(stop, dtype=first.dtype)
     count = int(num)
     if count < 1:
         raise errors.InvalidArgumentError(None, None, f"Requires num > 0: {count}")
-    values = np.array([low]) if count == 1 else np.linspace(low, high, count)
-    return constant(values.astype(first.dtype.numpy_dtype))
+    low, high = get_static_value(first), get_static_value(last)
+    if low is not None and high is not None:
+        kind = first.dtype.numpy_dtype.type
+        low, high = kind(low), kind(high)
+        if count == 1:
+            return constant(np.array([low], first.dtype.numpy_dtype))
+        step = (high - low) / kind(count - 1)
+        values = low + step * np.arange(count - 1, dtype=first.dtype.numpy_dtype)
+        return constant(np.append(values, high).astype(first.dtype.numpy_dtype))
+    if count == 1:
+        return reshape(first, [1])
+    step = divide(subtract(last, first), convert_to_tensor(count - 1, dtype=first.dtype))
+    body = add(first, multiply(step, cast(arange(count - 1), first.dtype)))
+    return concat([body, reshape(last, [1])], 0, name=name)
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002 - TensorFlow's names
@@ -686,9 +703,17 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
     if axis not in (None, 0, -1):
         raise errors.InvalidArgumentError(None, None, f"Unsupported axis value {axis}; axis must be 0, -1 or None")
     values = convert_to_tensor(arr)
-    if axis == -1 and len(values.shape) != 2:
-        raise errors.InvalidArgumentError(None, None, f"bincount(axis=-1) needs a rank-2 input; got shape "
-                                                      f"{values.shape}")
+    if not values.dtype.is_integer:  # TensorFlow counts the values cast to int32
+        values = cast(values, dtypes.int32)
+    if axis == -1 and len(values.shape) > 2:
+        from ..framework import graph_mode
+        message = f"Shape must be at most rank 2 but is rank {len(values.shape)}"
+        if graph_mode.active() is not None:  # TF's shape inference refuses it while the graph is built
+            raise ValueError(f"{message} for '{{{{node DenseBincount}}}} = DenseBincount' with input shapes: "
+                             f"{list(values.shape)}.")
+        raise errors.InvalidArgumentError(None, None, f"{message} [Op:DenseBincount]")
+    if axis == -1 and len(values.shape) < 2:
+        axis = None  # one row: counting along the last axis is counting all of it
     if binary_output and weights is not None:
         raise errors.InvalidArgumentError(None, None, "Arguments `binary_output` and `weights` are mutually exclusive. "
                                                "Please specify only one.")
@@ -856,3 +881,36 @@ def log_sigmoid(x, name=None):
     """log(sigmoid(x)), computed stably as -softplus(-x)."""
     from .nn import softplus
     return negative(softplus(negative(x)), name=name)
+
+
+
+# -- searching, permutations, floating-point neighbours, the inverse error function -----------------------------
+
+def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, name=None):
+    """Where each of `values` would go in the sorted innermost rows of `sorted_sequence` (the leading dimensions
+    match): before equal entries with side='left', after them with 'right'."""
+    if side not in ("left", "right"):
+        raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = {side!r}.")
+    sequence = convert_to_tensor(sorted_sequence)
+    found = convert_to_tensor(values, dtype=sequence.dtype)
+    if sequence.shape is not None and found.shape is not None and \
+            tuple(sequence.shape[:-1]) != tuple(found.shape[:-1]):
+        raise errors.InvalidArgumentError(None, None, "Leading dim_size of both tensors must match.")
+    op = "LowerBound" if side == "left" else "UpperBound"
+    return execute(op, (sequence, found), sequence.dtype, {"out_type": dtypes.as_dtype(out_type)}, name=name)
+
+
+def invert_permutation(x, name=None):
+    """The inverse permutation: y[x[i]] = i."""
+    x = convert_to_tensor(x)
+    return execute("InvertPermutation", (x,), x.dtype, name=name)
+
+
+def nextafter(x1, x2, name=None):
+    """The next representable value after x1 toward x2, elementwise."""
+    return _binary("NextAfter", x1, x2, name)
+
+
+def erfinv(x, name=None):
+    """The inverse error function: erf(erfinv(x)) = x on (-1, 1); +-inf at +-1, nan outside."""
+    return _unary("Erfinv", x, name)

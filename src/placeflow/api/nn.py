@@ -28,10 +28,20 @@ def log_softmax(logits, axis=None, name=None):
 
 
 def bias_add(value, bias, data_format=None, name=None):
-    """value + bias, with `bias` a vector along the last dimension."""
+    """value + bias, with `bias` a vector along the channels: the last dimension ("N...C", the default) or the
+    second ("NC...")."""
     x = convert_to_tensor(value)
     b = convert_to_tensor(bias, dtype=x.dtype)
-    return execute("BiasAdd", (x, b), x.dtype, name=name)
+    if data_format is None or (data_format.startswith("N") and data_format.endswith("C")):
+        return execute("BiasAdd", (x, b), x.dtype, name=name)
+    if not (data_format.startswith("NC") and x.shape is not None and len(x.shape) >= 2):
+        raise ValueError(f"data_format must be of the form `N...C` or `NC...`; got {data_format!r} for a value of "
+                         f"shape {x.shape}.")
+    from .array_ops import reshape  # channels second: the bias broadcast along every later dimension
+    if len(b.shape) != 1 or (x.shape[1] is not None and b.shape[0] is not None and b.shape[0] != x.shape[1]):
+        raise errors.InvalidArgumentError(None, None, f"Must provide as many biases as the channel dimension of the "
+                                          f"input tensor: {list(b.shape)} vs. {list(x.shape)}")
+    return math_ops.add(x, reshape(b, [-1] + [1] * (len(x.shape) - 2)), name=name)
 
 
 def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
@@ -41,7 +51,29 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     if labels.dtype not in (dtypes.int32, dtypes.int64):
         raise ValueError(f"labels must be int32 or int64 class indices, got {labels.dtype.name}; "
                          "cast them with placeflow.cast(labels, placeflow.int32).")
-    return execute("SparseSoftmaxCrossEntropyWithLogits", (logits, labels), logits.dtype, name=name)[0]
+    if logits.shape is not None and labels.shape is not None and len(labels.shape) != len(logits.shape) - 1:
+        raise ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape="
+                         f"{tuple(labels.shape)} of rank {len(labels.shape)} and logits.shape={tuple(logits.shape)} "
+                         f"of rank {len(logits.shape)}")
+    if logits.shape is None or len(logits.shape) == 2:  # (unknown rank: the op checks for 2-D when it runs)
+        return execute("SparseSoftmaxCrossEntropyWithLogits", (logits, labels), logits.dtype, name=name)[0]
+    from .array_ops import reshape  # the fused op takes [examples, classes]: flatten, then restore
+    rows = reshape(logits, [-1, _dimension_or_minus_one(logits.shape, -1)])
+    loss = execute("SparseSoftmaxCrossEntropyWithLogits", (rows, reshape(labels, [-1])), logits.dtype)[0]
+    return reshape(loss, _reshape_target(labels), name=name)
+
+
+def _dimension_or_minus_one(shape, axis: int) -> int:
+    return -1 if shape is None or shape[axis] is None else int(shape[axis])
+
+
+def _reshape_target(tensor):
+    """`tensor`'s shape for a reshape: its static dims with one unknown as -1, else its run-time shape."""
+    from .array_ops import shape
+    dims = None if tensor.shape is None else list(tensor.shape)
+    if dims is not None and sum(d is None for d in dims) <= 1:
+        return [-1 if d is None else int(d) for d in dims]
+    return shape(tensor)
 
 
 def _classes_last(x, axis: int):
@@ -186,6 +218,50 @@ def _four(value, name) -> tuple:
     raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={value} of length {len(value)}")
 
 
+_CHANNELS_LAST = {"NCW": "NWC", "NCHW": "NHWC", "NCDHW": "NDHWC"}
+
+
+def _move_channels(value, to_last: bool):
+    rank = len(value.shape)
+    return transpose(value, [0, *range(2, rank), 1] if to_last else [0, rank - 1, *range(1, rank - 1)])
+
+
+def _last_form(value, spatial: int):
+    """A full-rank NC... strides/ksize/dilations/shape list in its N...C order (ints and spatial lists as they
+    are)."""
+    if isinstance(value, (list, tuple)) and len(value) == spatial + 2:
+        return [value[0], *value[2:], value[1]]
+    return value
+
+
+def _accepts_channels_first(spatial: int, shape_arg=None):
+    """Run a channels-last op on NC... data by moving the channels last and back (TensorFlow's GPU kernels and
+    XLA take NC...; its CPU kernels refuse it, which Keras works around with XLA: placeflow computes it)."""
+    import functools
+    import inspect
+
+    def wrap(fn):
+        signature = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            arguments = signature.bind(*args, **kwargs).arguments
+            data_format = arguments.get("data_format")
+            if data_format not in _CHANNELS_LAST:
+                return fn(*args, **kwargs)
+            arguments["input"] = _move_channels(convert_to_tensor(arguments["input"]), to_last=True)
+            arguments["data_format"] = _CHANNELS_LAST[data_format]
+            for name in ("strides", "ksize", "dilations"):
+                if name in arguments:
+                    arguments[name] = _last_form(arguments[name], spatial)
+            if shape_arg is not None:
+                from .array_ops import _ints
+                arguments[shape_arg] = _last_form(_ints(arguments[shape_arg]), spatial)
+            return _move_channels(fn(**arguments), to_last=False)
+        return run
+    return wrap
+
+
 def _nhwc_only(data_format, dilations=None):
     if data_format not in (None, "NHWC", "NWC"):
         raise NotImplementedError(f"data_format={data_format!r} is not implemented in placeflow; use NHWC.")
@@ -237,6 +313,7 @@ def _padding(padding) -> str:
     return padding.upper()
 
 
+@_accepts_channels_first(2)
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
     """2-D convolution of NHWC `input` with HWIO `filters` (Conv2D); dilations as a zero-spread filter."""
     _nhwc_only(data_format)
@@ -246,6 +323,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
                    name=name)
 
 
+@_accepts_channels_first(1)
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):  # noqa: A002
     """1-D convolution of NWC `input` with WIO `filters` (a Conv2D of height 1, as TensorFlow does it)."""
     from .array_ops import expand_dims, squeeze
@@ -258,8 +336,8 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
 
 def convolution(input, filters, strides=None, padding="VALID", data_format=None, dilations=None,  # noqa: A002
                 name=None):
-    """N-D convolution by the filters' rank: 1-D (NWC input, WIO filters) or 2-D (NHWC, HWIO); other ranks
-    are refused by name (placeflow has no 3-D convolution)."""
+    """N-D convolution by the filters' rank: 1-D (NWC input, WIO filters), 2-D (NHWC, HWIO) or 3-D (NDHWC,
+    DHWIO); channels-first data formats too."""
     rank = len(convert_to_tensor(filters).shape) - 2
     if rank == 1:
         stride = 1 if strides is None else (strides if isinstance(strides, int) else list(strides)[0])
@@ -267,10 +345,76 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     if rank == 2:
         return conv2d(input, filters, 1 if strides is None else strides, padding, data_format or "NHWC", dilations,
                       name)
-    raise NotImplementedError(f"tf.nn.convolution with {rank}-D filters is not implemented in placeflow (no "
-                              f"Conv3D); 1-D and 2-D convolutions are (filters of rank 3 or 4).")
+    if rank == 3:
+        return conv3d(input, filters, 1 if strides is None else strides, padding, data_format or "NDHWC", dilations,
+                      name)
+    raise ValueError(f"`filters` must be of rank 3, 4 or 5 (a 1-, 2- or 3-D convolution); got shape "
+                     f"{tuple(convert_to_tensor(filters).shape)}.")
 
 
+def _five(value, name) -> tuple:
+    """TensorFlow's 3-D stride/ksize forms (an int, [d, h, w], or [1, d, h, w, 1]) as 5 ints."""
+    values = [int(value)] * 3 if isinstance(value, int) else [int(v) for v in value]
+    if len(values) == 1:
+        values = values * 3
+    if len(values) == 3:
+        return (1, *values, 1)
+    if len(values) == 5:
+        return tuple(values)
+    raise ValueError(f"{name} should be of length 1, 3 or 5. Received: {name}={value} of length {len(values)}")
+
+
+def _ndhwc_only(data_format):
+    if data_format not in (None, "NDHWC"):
+        raise NotImplementedError(f"data_format={data_format!r} is not implemented in placeflow (TensorFlow's CPU "
+                                  f"kernels have NDHWC only); use NDHWC.")
+
+
+@_accepts_channels_first(3)
+def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None, name=None):  # noqa: A002
+    """3-D convolution of NDHWC `input` with DHWIO `filters` (Conv3D); dilations as a zero-spread filter."""
+    _ndhwc_only(data_format)
+    x = convert_to_tensor(input)
+    w = _dilated_filters(convert_to_tensor(filters, dtype=x.dtype), _spatial_dilations(dilations, 3))
+    return execute("Conv3D", (x, w), x.dtype, {"strides": _five(strides, "strides"), "padding": _padding(padding)},
+                   name=name)
+
+
+@_accepts_channels_first(3, shape_arg="output_shape")
+def conv3d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NDHWC",  # noqa: A002
+                     dilations=None, name=None):
+    """The transpose (gradient) of conv3d: NDHWC `input` to `output_shape`, filters DHW(out)(in)."""
+    from .array_ops import _ints
+    _ndhwc_only(data_format)
+    x = convert_to_tensor(input)
+    w = _dilated_filters(convert_to_tensor(filters, dtype=x.dtype), _spatial_dilations(dilations, 3))
+    return execute("Conv3DBackpropInputV2", (w, x), x.dtype, {"input_sizes": _ints(output_shape),
+                                                             "strides": _five(strides, "strides"),
+                                                             "padding": _padding(padding)}, name=name)
+
+
+def _pool3d(op, input, ksize, strides, padding, data_format, name):  # noqa: A002
+    _ndhwc_only(data_format)
+    x = convert_to_tensor(input)
+    if len(x.shape) != 5:
+        raise ValueError(f"Input tensor must be of rank 5 (NDHWC); got shape {tuple(x.shape)}")
+    return execute(op, (x,), x.dtype, {"ksize": _five(ksize, "ksize"), "strides": _five(strides, "strides"),
+                                       "padding": _padding(padding)}, name=name)
+
+
+@_accepts_channels_first(3)
+def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):  # noqa: A002
+    """The maximum of each window of NDHWC `input` (MaxPool3D)."""
+    return _pool3d("MaxPool3D", input, ksize, strides, padding, data_format, name)
+
+
+@_accepts_channels_first(3)
+def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):  # noqa: A002
+    """The mean of each window of NDHWC `input`; SAME border windows average their valid entries (AvgPool3D)."""
+    return _pool3d("AvgPool3D", input, ksize, strides, padding, data_format, name)
+
+
+@_accepts_channels_first(2, shape_arg="output_shape")
 def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC",  # noqa: A002
                      dilations=None, name=None):
     """The transpose (gradient) of conv2d: NHWC `input` to `output_shape`, filters HW(out)(in); dilations as a
@@ -284,6 +428,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
                                                            "padding": _padding(padding)}, name=name)
 
 
+@_accepts_channels_first(1, shape_arg="output_shape")
 def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NWC",  # noqa: A002
                      dilations=None, name=None):
     """The transpose of conv1d: NWC `input` to `output_shape`, filters W(out)(in) (a 2-D one of height 1)."""
@@ -299,7 +444,7 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
 
 def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_format=None,  # noqa: A002
                    dilations=None, name=None):
-    """The transpose of convolution, by the filters' rank: 1-D (rank 3) or 2-D (rank 4); 3-D is refused."""
+    """The transpose of convolution, by the filters' rank: 1-D (rank 3), 2-D (rank 4) or 3-D (rank 5)."""
     rank = len(convert_to_tensor(filters).shape) - 2
     if rank == 1:
         return conv1d_transpose(input, filters, output_shape, strides, padding, data_format or "NWC", dilations,
@@ -307,10 +452,14 @@ def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_f
     if rank == 2:
         return conv2d_transpose(input, filters, output_shape, strides, padding, data_format or "NHWC", dilations,
                                 name)
-    raise NotImplementedError(f"tf.nn.conv_transpose with {rank}-D filters is not implemented in placeflow (no "
-                              "Conv3DBackpropInput); 1-D and 2-D transposed convolutions are.")
+    if rank == 3:
+        return conv3d_transpose(input, filters, output_shape, strides, padding, data_format or "NDHWC", dilations,
+                                name)
+    raise ValueError(f"`filters` must be of rank 3, 4 or 5 (a 1-, 2- or 3-D transposed convolution); got shape "
+                     f"{tuple(convert_to_tensor(filters).shape)}.")
 
 
+@_accepts_channels_first(2)
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None):  # noqa: A002
     """Each input channel convolved with its own `channel_multiplier` filters: filter [h, w, in, multiplier],
     output channels in * multiplier (channel c's filters at c * multiplier + m), as TensorFlow orders them."""
@@ -328,6 +477,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     return conv2d(x, full, strides, padding, dilations=dilations, name=name)
 
 
+@_accepts_channels_first(2)
 def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding, data_format=None,  # noqa: A002
                      dilations=None, name=None):
     """A depthwise convolution followed by a 1x1 convolution mixing its channels (pointwise_filter
@@ -346,11 +496,13 @@ def _pool(op, input, ksize, strides, padding, data_format, name):  # noqa: A002
                                        "padding": _padding(padding)}, name=name)
 
 
+@_accepts_channels_first(2)
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
     """The maximum of each window of NHWC `input` (MaxPool)."""
     return _pool("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
+@_accepts_channels_first(2)
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
     """The mean of each window of NHWC `input`; SAME border windows average their valid entries (AvgPool)."""
     return _pool("AvgPool", input, ksize, strides, padding, data_format, name)
@@ -373,23 +525,25 @@ def _pool1d(op, input, ksize, strides, padding, data_format, name):  # noqa: A00
     return squeeze(_pool(op, expand_dims(input, 1), (1, size), (1, stride), padding, None, name), [1])
 
 
+@_accepts_channels_first(1)
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
     """The maximum of each window of NWC `input`."""
     return _pool1d("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
+@_accepts_channels_first(1)
 def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
     """The mean of each window of NWC `input`."""
     return _pool1d("AvgPool", input, ksize, strides, padding, data_format, name)
 
 
 def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
-    """The maximum of each window: 1-D (rank-3 NWC input) or 2-D (rank-4 NHWC); 3-D pools are refused."""
+    """The maximum of each window: 1-D (rank-3 input), 2-D (rank 4) or 3-D (rank 5)."""
     return _pool_by_rank("max", input, ksize, strides, padding, data_format, name)
 
 
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
-    """The mean of each window: 1-D (rank-3 NWC input) or 2-D (rank-4 NHWC); 3-D pools are refused."""
+    """The mean of each window: 1-D (rank-3 input), 2-D (rank 4) or 3-D (rank 5)."""
     return _pool_by_rank("avg", input, ksize, strides, padding, data_format, name)
 
 
@@ -401,8 +555,11 @@ def _pool_by_rank(kind, input, ksize, strides, padding, data_format, name):  # n
     if rank == 4:
         return (max_pool2d if kind == "max" else avg_pool2d)(input, ksize, strides, padding, data_format or "NHWC",
                                                              name)
-    raise NotImplementedError(f"tf.nn.{kind}_pool of a rank-{rank} input is not implemented in placeflow: 1-D "
-                              "(rank 3, NWC) and 2-D (rank 4, NHWC) pools are.")
+    if rank == 5:
+        return (max_pool3d if kind == "max" else avg_pool3d)(input, ksize, strides, padding,
+                                                             data_format or "NDHWC", name)
+    raise ValueError(f"`input` of tf.nn.{kind}_pool must be of rank 3, 4 or 5 (a 1-, 2- or 3-D pool); got rank "
+                     f"{rank}.")
 
 
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
@@ -435,3 +592,40 @@ def l2_loss(t, name=None):
     """sum(t ** 2) / 2."""
     x = convert_to_tensor(t)
     return math_ops.multiply(math_ops.reduce_sum(math_ops.square(x)), 0.5, name=name)
+
+
+
+def depth_to_space(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+    """Blocks of channels moved into block_size x block_size spatial tiles: [b, h, w, bs*bs*c] -> [b, h*bs, w*bs, c]."""
+    from .array_ops import reshape
+    if data_format != "NHWC":
+        raise NotImplementedError(f"depth_to_space(data_format={data_format!r}) is not implemented in placeflow; "
+                                  f"use NHWC.")
+    x = convert_to_tensor(input)
+    size = int(block_size)
+    batch, height, width, depth = (int(d) if d is not None else -1 for d in x.shape)
+    if size < 2 or depth % (size * size):
+        raise errors.InvalidArgumentError(None, None, f"Input depth dimension {depth} should be divisible by: "
+                                                      f"{size * size}" if size >= 2 else
+                                          f"Value for attr 'block_size' of {size} must be at least minimum 2")
+    channels = depth // (size * size)
+    tiles = reshape(x, [batch, height, width, size, size, channels])
+    return reshape(transpose(tiles, [0, 1, 3, 2, 4, 5]), [batch, height * size, width * size, channels], name=name)
+
+
+def space_to_depth(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+    """The inverse of depth_to_space: [b, h, w, c] -> [b, h/bs, w/bs, bs*bs*c]."""
+    from .array_ops import reshape
+    if data_format != "NHWC":
+        raise NotImplementedError(f"space_to_depth(data_format={data_format!r}) is not implemented in placeflow; "
+                                  f"use NHWC.")
+    x = convert_to_tensor(input)
+    size = int(block_size)
+    batch, height, width, depth = (int(d) if d is not None else -1 for d in x.shape)
+    if size < 2 or height % size or width % size:
+        raise errors.InvalidArgumentError(None, None, f"Image width {width} and height {height} should be divisible "
+                                                      f"by block_size: {size}" if size >= 2 else
+                                          f"Value for attr 'block_size' of {size} must be at least minimum 2")
+    tiles = reshape(x, [batch, height // size, size, width // size, size, depth])
+    return reshape(transpose(tiles, [0, 1, 3, 2, 4, 5]), [batch, height // size, width // size, size * size * depth],
+                   name=name)

@@ -4,21 +4,36 @@ import numpy as np
 
 from ..eager.execute import execute
 from ..eager.tensor import EagerTensor
-from ..framework import tensor_types
+from ..framework import dtypes, tensor_types
 from ..framework.dtypes import _BY_NUMPY
 from ..eager.variables import Variable
 from ..graph.graph import Tensor as GraphTensor
 from ..graph.variables import RefVariable
-from . import array_ops, math_ops, variable_updates
+from . import array_ops, bitwise, math_ops, variable_updates
+
+def _bool_or_bits(logical, bitwise_op):
+    """`&`, `|`, `^`: the logical op for bool tensors, the bitwise one otherwise (TensorFlow's operators)."""
+    def operator(x, y, name=None):
+        tensor = x if hasattr(x, "dtype") else y
+        return (logical if tensor.dtype == dtypes.bool else bitwise_op)(x, y, name=name)
+    return operator
+
+
+def _invert(x, name=None):
+    """`~x`: logical not of a bool tensor, bitwise inversion of an integer one."""
+    return (math_ops.logical_not if x.dtype == dtypes.bool else bitwise.invert)(x, name=name)
+
 
 _BINARY = {
     "add": math_ops.add, "sub": math_ops.subtract, "mul": math_ops.multiply, "truediv": math_ops.divide,
     "floordiv": math_ops.floordiv, "mod": math_ops.floormod, "pow": math_ops.pow, "matmul": math_ops.matmul,
-    "and": math_ops.logical_and, "or": math_ops.logical_or,
+    "and": _bool_or_bits(math_ops.logical_and, bitwise.bitwise_and),
+    "or": _bool_or_bits(math_ops.logical_or, bitwise.bitwise_or),
+    "xor": _bool_or_bits(math_ops.logical_xor, bitwise.bitwise_xor),
 }
 _COMPARE = {"lt": math_ops.less, "le": math_ops.less_equal, "gt": math_ops.greater, "ge": math_ops.greater_equal,
             "eq": math_ops.equal, "ne": math_ops.not_equal}
-_UNARY = {"neg": math_ops.negative, "abs": math_ops.abs, "invert": math_ops.logical_not}
+_UNARY = {"neg": math_ops.negative, "abs": math_ops.abs, "invert": _invert}
 
 
 def _install(cls) -> None:

@@ -173,6 +173,46 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
                          stddev=float(stddev))
 
 
+def _parameter(value, dtype):
+    from ..eager.convert import convert_to_tensor
+    from . import math_ops
+    tensor = convert_to_tensor(value)
+    return tensor if tensor.dtype == dtype else math_ops.cast(tensor, dtype)
+
+
+def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None):
+    """Gamma(alpha, beta) values determined by `seed` alone (alpha and beta broadcast to `shape`; see
+    stateless_uniform about the stream)."""
+    from . import math_ops
+    dtype = dtypes.as_dtype(dtype)
+    draws = execute("StatelessRandomGammaV2", (_seed_tensor(seed), _parameter(alpha, dtype)), dtype,
+                    {"shape": _shape(shape), "dtype": dtype}, name=None if beta is not None else name)
+    return draws if beta is None else math_ops.divide(draws, _parameter(beta, dtype), name=name)
+
+
+def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
+    """Poisson(lam) counts determined by `seed` alone (lam broadcast to `shape`)."""
+    dtype = dtypes.as_dtype(dtype)
+    return execute("StatelessRandomPoisson", (_seed_tensor(seed), _parameter(lam, dtypes.float64)), dtype,
+                   {"shape": _shape(shape), "dtype": dtype}, name=name)
+
+
+def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, name=None):
+    """Binomial(counts, probs) successes determined by `seed` alone (both broadcast to `shape`)."""
+    dtype = dtypes.as_dtype(output_dtype)
+    return execute("StatelessRandomBinomial", (_seed_tensor(seed), _parameter(counts, dtypes.float64),
+                                               _parameter(probs, dtypes.float64)), dtype,
+                   {"shape": _shape(shape), "dtype": dtype}, name=name)
+
+
+def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
+    """[batch, num_samples] class indices from each row's softmax(logits), determined by `seed` alone."""
+    from ..eager.convert import convert_to_tensor
+    logits = convert_to_tensor(logits)
+    return execute("StatelessMultinomial", (logits, _seed_tensor(seed)), logits.dtype,
+                   {"num_samples": int(num_samples), "output_dtype": dtypes.as_dtype(dtype)}, name=name)
+
+
 class Generator:
     """tf.random.Generator: a random stream with its own state (from_seed repeats; split gives
     independent streams). Its values are placeflow's, not TensorFlow's Philox values."""

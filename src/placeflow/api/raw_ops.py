@@ -76,11 +76,22 @@ def _softmax_xent(*, features, labels, name=None):
 
 
 def _sparse_softmax_xent(*, features, labels, name=None):
-    loss = nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=features, name=name)
-    depth = array_ops.shape(features)[-1]
-    backprop = math_ops.subtract(nn.softmax(features), array_ops.one_hot(labels, depth, dtype=features.dtype)
-                                 if hasattr(features, "dtype") else array_ops.one_hot(labels, depth))
+    from ..eager.convert import convert_to_tensor
+    from ..eager.execute import execute
+    features, labels = convert_to_tensor(features), convert_to_tensor(labels)
+    loss, backprop = execute("SparseSoftmaxCrossEntropyWithLogits", (features, labels), features.dtype, name=name)
     return loss, backprop
+
+
+def _bucketize(input, boundaries, name=None):  # noqa: A002 - TensorFlow's argument name
+    from ..eager.convert import convert_to_tensor
+    from ..eager.execute import execute
+    from ..framework import errors
+    edges = [float(b) for b in boundaries]
+    if edges != sorted(edges):
+        raise errors.InvalidArgumentError(None, None, "Expected sorted boundaries")
+    x = convert_to_tensor(input)
+    return execute("Bucketize", (x,), x.dtype, {"boundaries": tuple(edges)}, name=name)
 
 
 def _select(*, condition, t, e, name=None):
@@ -148,6 +159,7 @@ _OTHERS = {
     "Cholesky": lambda *, input, name=None: linalg.cholesky(input, name=name),
     "StringJoin": lambda *, inputs, separator="", name=None: strings.join(inputs, separator, name=name),
     "StringLength": lambda *, input, unit="BYTE", name=None: strings.length(input, unit=unit, name=name),
+    "Bucketize": lambda *, input, boundaries, name=None: _bucketize(input, boundaries, name),
 }
 
 

@@ -34,12 +34,31 @@ class SparseTensor:
 
     @property
     def shape(self):
-        """The dense shape (known eagerly)."""
+        """The static dense shape: every dimension eagerly; in a graph what `dense_shape` and set_shape know."""
         from ..framework.tensor_shape import TensorShape
-        return TensorShape(tuple(int(d) for d in self.dense_shape.numpy()))
+        known = array_ops.get_static_value(self.dense_shape)
+        if known is not None:
+            return TensorShape([int(d) for d in known])
+        rank = self.indices.shape[1] if self.indices.shape is not None else None
+        inferred = TensorShape(None if rank is None else [None] * int(rank))
+        refined = getattr(self, "_static_shape", None)
+        return inferred if refined is None else inferred.merge_with(refined)
+
+    def get_shape(self):
+        """The static dense shape (TensorFlow 1 name)."""
+        return self.shape
+
+    def set_shape(self, shape):
+        """Refine the static dense shape; ValueError when `shape` contradicts what is known."""
+        from ..framework.tensor_shape import TensorShape
+        shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+        current = self.shape
+        if not current.is_compatible_with(shape):
+            raise ValueError(f"SparseTensor's shape {current} is not compatible with supplied shape {shape}.")
+        self._static_shape = current.merge_with(shape)
 
     def __repr__(self) -> str:
-        return f"SparseTensor(indices={self.indices!r}, values={self.values!r}, dense_shape={self.dense_shape!r})"
+        return f"SparseTensor(indices={self.indices}, values={self.values}, dense_shape={self.dense_shape})"
 
 
 def _dense_dims(sp) -> list:
@@ -80,11 +99,39 @@ def reorder(sp_input, name=None):
                         sp_input.dense_shape)
 
 
-def reduce_sum(sp_input, axis=None, keepdims=False, output_is_sparse=False, name=None):
-    """The sum of the values over `axis` (all when None), as a dense tensor."""
+def _reduce_groups(sp_input, axis, keepdims, output_is_sparse, combine):
+    """Reduce the explicit values over `axis` (None: all) with `combine`: a dense tensor (0 where a group has
+    no values) or, with output_is_sparse, a SparseTensor of the groups that have values."""
+    indices, values, dims = _host(sp_input)
+    rank = len(dims)
+    axes = set(range(rank)) if axis is None else {int(a) % rank for a in np.atleast_1d(axis).tolist()}
+    kept = [d for d in range(rank) if d not in axes]
+    groups: dict = {}
+    for index, value in zip(map(tuple, indices.tolist()), values.tolist()):
+        key = tuple(index[d] for d in kept)
+        groups[key] = value if key not in groups else combine(groups[key], value)
+    out_dims = [1 if d in axes else dims[d] for d in range(rank)] if keepdims else [dims[d] for d in kept]
+    spread = (lambda key: tuple(key[kept.index(d)] if d in kept else 0 for d in range(rank))) if keepdims else \
+        (lambda key: key)
+    order = sorted(groups)
     if output_is_sparse:
-        raise NotImplementedError("sparse.reduce_sum(output_is_sparse=True) is not implemented in placeflow.")
-    return math_ops.reduce_sum(to_dense(sp_input), axis=axis, keepdims=keepdims)
+        return _sparse_from_host([spread(k) for k in order], [groups[k] for k in order], out_dims, sp_input.dtype)
+    dense = np.zeros(out_dims, sp_input.dtype.numpy_dtype)
+    for key in order:
+        dense[spread(key)] = groups[key]
+    return convert_to_tensor(dense, dtype=sp_input.dtype)
+
+
+def reduce_sum(sp_input, axis=None, keepdims=False, output_is_sparse=False, name=None):
+    """The sum of the values over `axis` (all when None): dense, or a SparseTensor with output_is_sparse."""
+    if not output_is_sparse:
+        return math_ops.reduce_sum(to_dense(sp_input), axis=axis, keepdims=keepdims)
+    return _reduce_groups(sp_input, axis, keepdims, True, lambda a, b: a + b)
+
+
+def reduce_max(sp_input, axis=None, keepdims=None, output_is_sparse=False, name=None):
+    """The largest explicit value over `axis` (all when None); a group without values gives 0 (dense output)."""
+    return _reduce_groups(sp_input, axis, bool(keepdims), output_is_sparse, max)
 
 
 def _host(sp):
@@ -219,6 +266,115 @@ def _not_implemented(name):
     return not_implemented(f"tf.sparse.{name}", "densify with tf.sparse.to_dense and use the dense op.")
 
 
-reduce_max = _not_implemented("reduce_max")
 fill_empty_rows = _not_implemented("fill_empty_rows")
-bincount = _not_implemented("bincount")
+
+
+# -- counting and crossing (host computations on the eager values, as TensorFlow's CPU-only kernels) ------------
+
+def _rows_and_values(value):
+    """(row of each value, the values) of a SparseTensor, or of a dense tensor of rank 1 (one row) or 2."""
+    if isinstance(value, SparseTensor):
+        indices, values, _ = _host(value)
+        return (indices[:, 0] if indices.shape[1] > 1 else np.zeros(len(values), np.int64)), values
+    dense = convert_to_tensor(value).numpy()
+    if dense.ndim > 2:
+        raise errors.InvalidArgumentError(None, None, f"Expected a tensor of rank 1 or 2; got shape {dense.shape}.")
+    rows = np.repeat(np.arange(dense.shape[0]), dense.shape[1]) if dense.ndim == 2 else np.zeros(dense.size, int)
+    return rows.astype(np.int64), dense.reshape(-1)
+
+
+def bincount(values, weights=None, axis=0, minlength=None, maxlength=None, binary_output=False, name=None):
+    """How often each value occurs, as a SparseTensor: over everything (axis 0 or None) or per row (axis -1)."""
+    if axis not in (None, 0, -1):
+        raise errors.InvalidArgumentError(None, None, f"Unsupported axis value {axis}; axis must be 0, -1 or None")
+    if binary_output and weights is not None:
+        raise errors.InvalidArgumentError(None, None, "Arguments `binary_output` and `weights` are mutually exclusive. "
+                                                      "Please specify only one.")
+    if isinstance(values, SparseTensor) and weights is not None and not isinstance(weights, SparseTensor):
+        raise ValueError(f"Argument `weights` must be a SparseTensor if `values` is a SparseTensor. Received "
+                         f"weights={weights!r} of type: {type(weights).__name__}")
+    rows, items = _rows_and_values(values)
+    rank = len(values.dense_shape.numpy()) if isinstance(values, SparseTensor) else len(convert_to_tensor(values).shape)
+    items = items.astype(np.int64)
+    if items.size and items.min() < 0:
+        raise errors.InvalidArgumentError(None, None, f"Input arr must be non-negative; got {int(items.min())}.")
+    weight = None if weights is None else _rows_and_values(weights)[1]
+    bins = max(int(items.max()) + 1 if items.size else 0, int(minlength or 0))
+    if maxlength is not None:
+        bins = min(bins, int(maxlength))
+    keep = items < bins
+    per_row = axis == -1 and rank > 1  # a vector is one row: counted whole, as TensorFlow does
+    keys = list(zip(rows[keep].tolist(), items[keep].tolist())) if per_row else [(v,) for v in items[keep].tolist()]
+    dtype = dtypes.int32 if weight is None else convert_to_tensor(weight).dtype
+    counts: dict = {}
+    for key, w in zip(keys, weight[keep].tolist() if weight is not None else [1] * len(keys)):
+        counts[key] = 1 if binary_output else counts.get(key, 0) + w
+    order = sorted(counts)
+    batch = (int(rows.max()) + 1 if rows.size else 0) if not isinstance(values, SparseTensor) else \
+        int(values.dense_shape.numpy()[0])
+    shape = [batch, bins] if per_row else [bins]
+    return _sparse_from_host(order, [counts[k] for k in order], shape, dtype)
+
+
+def _features_per_row(inputs, batch: int) -> list:
+    """For each input, each row's features in order (strings as bytes, others as int64)."""
+    columns = []
+    for value in inputs:
+        rows, items = _rows_and_values(value)
+        if items.dtype != object:
+            items = items.astype(np.int64)
+        per_row = [[] for _ in range(batch)]
+        for row, item in zip(rows.tolist(), items.tolist()):
+            per_row[row].append(item)
+        columns.append(per_row)
+    return columns
+
+
+def _batch_size(inputs) -> int:
+    sizes = {int(v.dense_shape.numpy()[0]) if isinstance(v, SparseTensor) else int(convert_to_tensor(v).shape[0])
+             for v in inputs}
+    if len(sizes) != 1:
+        raise errors.InvalidArgumentError(None, None, f"Expected batch size of every input to be equal; got "
+                                                      f"{sorted(sizes)}.")
+    return sizes.pop()
+
+
+def _crosses(inputs, combine):
+    """Each row's crosses (every choice of one feature per input, the last input varying fastest) combined."""
+    import itertools
+    if not inputs:
+        raise ValueError("Argument `inputs` must be a non-empty list of tensors or SparseTensors.")
+    batch = _batch_size(inputs)
+    columns = _features_per_row(inputs, batch)
+    indices, values, width = [], [], 0
+    for row in range(batch):
+        crosses = [combine(choice) for choice in itertools.product(*(column[row] for column in columns))]
+        indices += [(row, position) for position in range(len(crosses))]
+        values += crosses
+        width = max(width, len(crosses))
+    return indices, values, [batch, width]
+
+
+def cross(inputs, name=None, separator=None):
+    """Crossed features of string or integer inputs as strings joined by `separator` ("_X_")."""
+    joiner = (separator or "_X_").encode("utf-8")
+    text = lambda v: v if isinstance(v, bytes) else str(v).encode()  # noqa: E731
+    indices, values, shape = _crosses(list(inputs), lambda choice: joiner.join(text(v) for v in choice))
+    return _sparse_from_host(indices, np.array(values + [b""], dtype=object)[:-1], shape, dtypes.string)
+
+
+def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
+    """Crossed features hashed as TensorFlow hashes them (FingerprintCat64 of each feature's Fingerprint64,
+    integers as themselves), modulo `num_buckets` (0: the largest int64)."""
+    from ..ops import string_hashes as hashes
+    start = 0xDECAFCAFFE if hash_key is None else int(hash_key) & hashes.MASK
+    modulus = int(num_buckets) if int(num_buckets) > 0 else (1 << 63) - 1
+
+    def combine(choice):
+        result = start
+        for value in choice:
+            feature = hashes.fingerprint64(value) if isinstance(value, bytes) else int(value) & hashes.MASK
+            result = hashes.fingerprint_cat64(result, feature)
+        return result % modulus
+    indices, values, shape = _crosses(list(inputs), combine)
+    return _sparse_from_host(indices, values, shape, dtypes.int64)

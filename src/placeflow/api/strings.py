@@ -1,4 +1,5 @@
-"""placeflow.strings: join, length, split, as_string, upper, lower, to_number (strings are bytes, as in TF)."""
+"""placeflow.strings: join, length, split, as_string, upper, lower, to_number, the hash buckets (strings are
+bytes, as in TF)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ from ..framework import dtypes, errors
 
 def _strings(value):
     tensor = convert_to_tensor(value)
-    if tensor.dtype != dtypes.string:  # TF: the op's type constraint, an InvalidArgumentError eagerly
+    if tensor.dtype != dtypes.string:  # TF: the op's type constraint, InvalidArgumentError eagerly, TypeError in graphs
+        from ..framework import graph_mode
+        if graph_mode.active() is not None:
+            raise TypeError(f"Value passed to parameter 'input' has DataType {tensor.dtype.name} not in list of "
+                            f"allowed values: string\nplaceflow: convert numbers with placeflow.strings.as_string "
+                            f"first.")
         raise errors.InvalidArgumentError(None, None, f"Expected a string tensor, got dtype {tensor.dtype.name}: "
                                                       f"{tensor!r}\nplaceflow: convert numbers with "
                                                       f"placeflow.strings.as_string first.")
@@ -65,3 +71,94 @@ def to_number(string_tensor, out_type=dtypes.float32, name=None):
     """Each string parsed as a number."""
     out_type = dtypes.as_dtype(out_type)
     return execute("StringToNumber", (_strings(string_tensor),), dtypes.string, {"out_type": out_type}, name=name)
+
+
+def _buckets(num_buckets) -> int:
+    buckets = int(num_buckets)
+    if buckets < 1:
+        raise errors.InvalidArgumentError(None, None, f"`num_buckets` must be >= 1; got {num_buckets!r}.")
+    return buckets
+
+
+def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002
+    """Each string's FarmHash Fingerprint64 modulo `num_buckets` (int64), as TensorFlow computes it."""
+    return execute("StringToHashBucketFast", (_strings(input),), dtypes.string,
+                   {"num_buckets": _buckets(num_buckets)}, name=name)
+
+
+def to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
+    """Each string's SipHash-2-4 under `key` (two integers) modulo `num_buckets` (int64)."""
+    key = [int(k) for k in key]
+    if len(key) != 2:
+        raise errors.InvalidArgumentError(None, None, f"Key must have 2 elements; got {len(key)}: {key}.")
+    return execute("StringToHashBucketStrong", (_strings(input),), dtypes.string,
+                   {"num_buckets": _buckets(num_buckets), "key": tuple(key)}, name=name)
+
+
+def to_hash_bucket(string_tensor, num_buckets, name=None):
+    """Each string's TensorFlow Hash64 modulo `num_buckets` (the legacy op; prefer to_hash_bucket_fast)."""
+    return execute("StringToHashBucket", (_strings(string_tensor),), dtypes.string,
+                   {"num_buckets": _buckets(num_buckets)}, name=name)
+
+
+def fingerprint(data, method="farmhash64", name=None):
+    """An [N, 8] uint8 fingerprint of each row data[i] (FarmHash Fingerprint64, little-endian)."""
+    if method != "farmhash64":
+        raise errors.InvalidArgumentError(None, None, f"Unsupported fingerprint method: {method}; the one method "
+                                                      f"is 'farmhash64'.")
+    tensor = convert_to_tensor(data)
+    return execute("Fingerprint", (tensor,), tensor.dtype, {"method": b"farmhash64"}, name=name)
+
+
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
+    """Each string with the matches of `pattern` (RE2 syntax shared with Python's re) replaced by `rewrite`
+    (\\1.. for groups): all of them, or the first with replace_global=False."""
+    return execute("StaticRegexReplace", (_strings(input),), dtypes.string,
+                   {"pattern": _static_bytes(pattern, "pattern"), "rewrite": _static_bytes(rewrite, "rewrite"),
+                    "replace_global": bool(replace_global)}, name=name)
+
+
+def regex_full_match(input, pattern, name=None):  # noqa: A002
+    """Whether each whole string matches `pattern`."""
+    return execute("StaticRegexFullMatch", (_strings(input),), dtypes.string,
+                   {"pattern": _static_bytes(pattern, "pattern")}, name=name)
+
+
+def strip(input, name=None):  # noqa: A002
+    """Each string without leading and trailing whitespace."""
+    return execute("StringStrip", (_strings(input),), dtypes.string, name=name)
+
+
+def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 - TensorFlow's parameter names
+    """`len` bytes (or UTF-8 characters with unit='UTF8_CHAR') of each string from `pos` (negative: from the end);
+    pos and len broadcast with the strings."""
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise ValueError(f"unit must be 'BYTE' or 'UTF8_CHAR', got {unit!r}")
+    positions, lengths = (convert_to_tensor(v) for v in (pos, len))
+    if positions.shape is not None and lengths.shape is not None and tuple(positions.shape) != tuple(lengths.shape):
+        from ..framework import graph_mode
+        shapes = f"{list(positions.shape)} vs. {list(lengths.shape)}".replace(" ", "").replace("vs.", " vs. ")
+        message = f"pos and len should have the same shape, got: {shapes}"
+        if graph_mode.active() is not None:
+            raise ValueError(message)
+        raise errors.InvalidArgumentError(None, None, f"{message} [Op:Substr]")
+    return execute("Substr", (_strings(input), positions, lengths), dtypes.string, {"unit": unit}, name=name)
+
+
+def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    """The strings joined along `axis` (all when None) with `separator`."""
+    import numpy as np
+    axes = None if axis is None else tuple(int(a) for a in np.atleast_1d(axis))
+    return execute("ReduceJoin", (_strings(inputs),), dtypes.string,
+                   {"axes": axes, "keep_dims": bool(keepdims), "separator": _bytes(separator)}, name=name)
+
+
+def _static_bytes(value, what: str) -> bytes:
+    if hasattr(value, "dtype"):
+        from .array_ops import get_static_value
+        known = get_static_value(value)
+        if known is None:
+            raise NotImplementedError(f"a regular-expression {what} computed when the graph runs is not implemented "
+                                      f"in placeflow; pass a Python string.")
+        value = known.item() if hasattr(known, "item") else known
+    return _bytes(value)

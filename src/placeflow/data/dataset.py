@@ -157,7 +157,9 @@ class Dataset(tf_types.DatasetV2):
         else:
             ordered = deterministic is None or bool(deterministic)
             make = lambda: pipeline.parallel_map(self._make_iterator(), call, width, ordered)  # noqa: E731
-        return Dataset(make, self._cardinality)
+        mapped = Dataset(make, self._cardinality)
+        mapped._spec_rule = lambda: _traced_spec(map_func, self.element_spec)
+        return mapped
 
     def filter(self, predicate, name=None) -> "Dataset":
         """The elements for which `predicate(element)` is a true boolean scalar."""
@@ -412,6 +414,8 @@ class Dataset(tf_types.DatasetV2):
     def element_spec(self):
         """The structure of TensorSpecs of one element (learned from the first element where no rule gives
         it: then every dimension is None, as the other elements may differ)."""
+        if self._spec is None and getattr(self, "_spec_rule", None) is not None:
+            self._spec = self._spec_rule()  # None when the function cannot be traced: learned from an element
         if self._spec is None:
             first = next(iter(self._make_iterator()), None)
             if first is None:
@@ -565,6 +569,18 @@ def _host_device():
     return registry.find(ctx, "/job:localhost/replica:0/task:0/device:CPU:0")
 
 
+def _traced_spec(fn, input_spec):
+    """The TensorSpecs of fn's result, from tracing it on `input_spec` (as tf.data traces a map function);
+    None when it cannot be traced (it then runs eagerly anyway, and the spec is learned from an element)."""
+    from ..graph.function import function
+    args = input_spec if isinstance(input_spec, tuple) else (input_spec,)
+    try:
+        outputs = function(lambda *xs: fn(*xs)).get_concrete_function(*args).structured_outputs
+        return _map_structure(lambda t: _spec_of(None if t.shape is None else tuple(t.shape), t.dtype), outputs)
+    except Exception:  # noqa: BLE001 - any failure to trace falls back to the first element's spec
+        return None
+
+
 def _call_eagerly(fn, element):
     """fn(*the element's parts as tensors) run eagerly (also when the pass runs inside a graph), as host arrays."""
     from ..framework import graph_mode
@@ -648,7 +664,8 @@ class _Shaped:
 def _spec_of(shape, dtype):
     from ..framework import dtypes
     from ..framework.tensor_spec import TensorSpec
-    return TensorSpec(list(shape), dtype if isinstance(dtype, dtypes.DType) else dtypes.as_dtype(np.dtype(dtype)))
+    return TensorSpec(None if shape is None else list(shape),
+                      dtype if isinstance(dtype, dtypes.DType) else dtypes.as_dtype(np.dtype(dtype)))
 
 
 def _pack(structure, parts: list):

@@ -119,11 +119,15 @@ def host_array(value, dtype=None) -> np.ndarray:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if dtype.is_bool and raw.dtype.kind != "b":
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
+        if dtype == dtypes.string:
+            return _strings_of(value, raw)
         try:
             return np.array(raw, dtype=dtype.numpy_dtype, copy=True)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}: {exc}") from None
     array = np.array(_raw(value), copy=True)
+    if array.dtype.kind in "US":  # NumPy's fixed-width strings too: TensorFlow holds bytes objects
+        return as_bytes(array)
     if isinstance(value, (np.ndarray, np.generic)):
         return array
     if array.dtype == np.float64:
@@ -136,6 +140,14 @@ def host_array(value, dtype=None) -> np.ndarray:
     if array.dtype.kind in "US":
         return as_bytes(array)
     return array
+
+
+def _strings_of(value, raw: np.ndarray) -> np.ndarray:
+    """A literal converted with dtype string: str and bytes only (as TensorFlow), held as bytes."""
+    if raw.dtype.kind not in "USO" or not all(isinstance(v, (str, bytes, np.str_, np.bytes_))
+                                              for v in raw.reshape(-1)):
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype string")
+    return as_bytes(raw)
 
 
 def as_bytes(array: np.ndarray) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""TensorFlow-named dtypes mapped onto NumPy dtypes (bfloat16 through ml_dtypes when installed)."""
+"""TensorFlow-named dtypes mapped onto NumPy dtypes (bfloat16, the float8/float4 and int4/int2 types through
+ml_dtypes when installed; Keras depends on it)."""
 
 from __future__ import annotations
 
@@ -24,12 +25,12 @@ class DType:
     def numpy_dtype(self) -> np.dtype:
         """The NumPy dtype object of this dtype."""
         if self._np is None:
-            self._np = _load_bfloat16()
+            self._np = _load_ml_dtype(self.name)
         return self._np
 
     @property
     def is_floating(self) -> bool:
-        """True for float16/bfloat16/float32/float64."""
+        """True for floating-point types (float16/bfloat16/float32/float64 and the float8/float4 types)."""
         return self._kind == "f"
 
     @property
@@ -60,7 +61,7 @@ class DType:
     @property
     def size(self) -> int:
         """Bytes per element."""
-        return 2 if self.name == "bfloat16" else self.numpy_dtype.itemsize
+        return 2 if self.name == "bfloat16" else 1 if self.name in _NARROW else self.numpy_dtype.itemsize
 
     @property
     def base_dtype(self) -> "DType":
@@ -79,17 +80,18 @@ class DType:
 
     def _limits(self) -> tuple:
         if self._kind == "f":
-            info = np.finfo(self.numpy_dtype)
+            info = _ml_info("finfo", self) if self.name in _NARROW or self.name == "bfloat16" else \
+                np.finfo(self.numpy_dtype)
             return self.numpy_dtype.type(info.min), self.numpy_dtype.type(info.max)
         if self._kind in "iu":
-            info = np.iinfo(self.numpy_dtype)
-            return info.min, info.max
+            info = _ml_info("iinfo", self) if self.name in _NARROW else np.iinfo(self.numpy_dtype)
+            return int(info.min), int(info.max)
         raise TypeError(f"Cannot find minimum or maximum value of {self} with type {self}.")
 
     @property
     def is_numpy_compatible(self) -> bool:
-        """Whether NumPy has this dtype (bfloat16 through ml_dtypes)."""
-        return self.name != "bfloat16" or self._np is not None
+        """Whether NumPy has this dtype (bfloat16 and the narrow types through ml_dtypes)."""
+        return (self.name != "bfloat16" and self.name not in _NARROW) or self._np is not None
 
     def __repr__(self) -> str:
         return f"tf.{self.name}"
@@ -116,15 +118,23 @@ class DType:
         return as_dtype, (self.name,)
 
 
-def _load_bfloat16() -> np.dtype:
+def _ml_dtypes():
     try:
         import ml_dtypes
     except ImportError:
         raise TypeError(
-            "placeflow.bfloat16 needs the ml_dtypes package, which gives NumPy a bfloat16 type. "
-            "Install it with: pip install 'placeflow[bfloat16]' (or pip install ml_dtypes)."
+            "placeflow's bfloat16, float8, float4, int4 and int2 types need the ml_dtypes package, which gives "
+            "NumPy those types. Install it with: pip install 'placeflow[bfloat16]' (or pip install ml_dtypes)."
         ) from None
-    return np.dtype(ml_dtypes.bfloat16)
+    return ml_dtypes
+
+
+def _load_ml_dtype(name: str) -> np.dtype:
+    return np.dtype(getattr(_ml_dtypes(), name))
+
+
+def _ml_info(kind: str, dtype) -> object:
+    return getattr(_ml_dtypes(), kind)(dtype.numpy_dtype)
 
 
 float16 = DType("float16", np.float16, "f")
@@ -143,6 +153,21 @@ bool = DType("bool", np.bool_, "b")  # noqa: A001 - TensorFlow's public name
 complex64 = DType("complex64", np.complex64, "c")
 complex128 = DType("complex128", np.complex128, "c")
 string = DType("string", np.object_, "O")
+# TensorFlow's tf.dtypes.experimental narrow types: they cast to and from the others (arithmetic on them is
+# refused by the ops' type constraints, as in TensorFlow)
+float8_e4m3fn = DType("float8_e4m3fn", None, "f")
+float8_e5m2 = DType("float8_e5m2", None, "f")
+float8_e4m3fnuz = DType("float8_e4m3fnuz", None, "f")
+float8_e4m3b11fnuz = DType("float8_e4m3b11fnuz", None, "f")
+float8_e5m2fnuz = DType("float8_e5m2fnuz", None, "f")
+float4_e2m1fn = DType("float4_e2m1fn", None, "f")
+int4 = DType("int4", None, "i")
+uint4 = DType("uint4", None, "u")
+int2 = DType("int2", None, "i")
+uint2 = DType("uint2", None, "u")
+NARROW_DTYPES = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2fnuz, float4_e2m1fn,
+                 int4, uint4, int2, uint2)
+_NARROW = frozenset(d.name for d in NARROW_DTYPES)
 
 half = float16
 double = float64
@@ -151,7 +176,7 @@ ALL_DTYPES = (
     float16, bfloat16, float32, float64, int8, int16, int32, int64,
     uint8, uint16, uint32, uint64, bool, complex64, complex128, string,
 )
-_BY_NAME = {d.name: d for d in ALL_DTYPES}
+_BY_NAME = {d.name: d for d in ALL_DTYPES + NARROW_DTYPES}
 _BY_NAME.update(half=float16, double=float64)
 _BY_NUMPY = {d._np: d for d in ALL_DTYPES if d._np is not None}
 
@@ -172,8 +197,8 @@ def as_dtype(type_value) -> DType:
         found = _BY_NUMPY.get(np_dtype)
         if found is not None:
             return found
-        if np_dtype.name == "bfloat16":
-            return bfloat16
+        if np_dtype.name == "bfloat16" or np_dtype.name in _NARROW:
+            return _BY_NAME[np_dtype.name]
         if np_dtype.kind in "SU":
             return string
     raise TypeError(
@@ -193,3 +218,14 @@ def cpp_name(dtype: DType) -> str:
 def enum_name(dtype: DType | None) -> str:
     """TensorFlow's DataType enum name: 'DT_FLOAT' for float32, 'DT_INVALID' for no dtype."""
     return "DT_INVALID" if dtype is None else f"DT_{cpp_name(dtype).upper()}"
+
+
+class _Experimental:
+    """tf.dtypes.experimental: the narrow float8/float4/int4/int2 types."""
+
+    def __init__(self):
+        for dtype in NARROW_DTYPES:
+            setattr(self, dtype.name, dtype)
+
+
+experimental = _Experimental()

@@ -128,6 +128,53 @@ def trace_body(fn, name: str, input_specs=(), hoist_reads=True, hoisted=None) ->
     return Body(graph, placeholders, structure, leaves)
 
 
+def replay(body: Body, values: list) -> list:
+    """`body`'s outputs (flat) with its traced ops emitted again into the graph being built, its inputs bound
+    to `values` and its captures to the tensors they captured; active tapes record each op. A gradient
+    loop uses this rather than calling the Python body again: that code may hand back tensors it cached
+    while it was traced (Keras's RNN cells cache their dropout masks), which belong to the first trace."""
+    graph = graph_mode.active()
+    mapping = {_key(p): v for p, v in zip(body.inputs, values)}  # (op, output index) -> tensor of this graph
+    mapping.update((_key(placeholder), outer) for outer, placeholder in body.graph.captures)
+    made = {}
+    for op in _topological(body.graph.get_operations()):
+        if op.type == "_Arg":
+            continue
+        inputs = [mapping[_key(t)] for t in op.inputs]
+        fresh = graph.create_op(op.type, inputs, dict(op.attrs), op.dtype, op.name.rsplit("/", 1)[-1],
+                                [(t.dtype, t.shape) for t in op.outputs], op.resource)
+        fresh.control_inputs.extend(made[id(c)] for c in op.control_inputs if id(c) in made)
+        made[id(op)] = fresh
+        if tape.active_count:
+            tape.record(op.type, fresh.attrs, inputs, list(fresh.outputs))
+        mapping.update(((id(op), index), new) for index, new in enumerate(fresh.outputs))
+    return [mapping[_key(leaf)] for leaf in body.leaves]
+
+
+def _key(tensor) -> tuple:
+    return id(tensor.op), tensor.value_index
+
+
+def _topological(ops) -> list:
+    """`ops` with every op after its inputs' and control inputs' ops (creation order where it already is:
+    graph passes may have rewired an op to an op made after it)."""
+    order, done = [], set()
+    for root in ops:
+        stack = [(root, False)]
+        while stack:
+            op, expanded = stack.pop()
+            if id(op) in done:
+                continue
+            if expanded:
+                done.add(id(op))
+                order.append(op)
+                continue
+            stack.append((op, True))
+            stack.extend((before, False) for before in reversed([t.op for t in op.inputs] + op.control_inputs)
+                         if id(before) not in done and before.graph is op.graph)
+    return order
+
+
 def _as_output(graph, leaf):
     if isinstance(leaf, Tensor):
         return leaf if leaf.op.graph is graph else graph.capture(leaf)

@@ -28,6 +28,8 @@ def _value(tensor, depth: int):
         return np.asarray(op.attrs["value"])
     if op.type in ("Shape", "Size", "Rank"):
         return _of_static_shape(op)
+    if op.type == "StridedSlice" and op.inputs[0].op.type == "Shape":
+        return _slice_of_partial_shape(op)
     if op.type not in PURE or op.resource is not None:
         return None
     shape = tensor.shape
@@ -45,6 +47,28 @@ def _value(tensor, depth: int):
     except Exception:  # noqa: BLE001 - unknown here: the op runs (and fails by name) when the graph runs
         return None
     return None if isinstance(out, tuple) else np.asarray(out)
+
+
+def _slice_of_partial_shape(op):
+    """tf.shape(x)[i:j] when x's static shape knows those dimensions (others may be unknown)."""
+    shape_op = op.inputs[0].op
+    shape = shape_op.inputs[0].shape
+    if shape is None or shape_op.control_inputs:
+        return None
+    out_type = shape_op.attrs.get("out_type")
+    dims = np.asarray([-1 if d is None else int(d) for d in shape], dtype=np.int64)  # -1: unknown (dims are >= 0)
+    rest = [_value(t, 1) for t in op.inputs[1:]]
+    kernel = find_kernel(op.type, "CPU", op.dtype)
+    if kernel is None or any(v is None for v in rest):
+        return None
+    attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
+    try:
+        sliced = np.asarray(kernel.fn(np, dims, *rest, **attrs))
+    except Exception:  # noqa: BLE001 - unknown here: the op runs (and fails by name) when the graph runs
+        return None
+    if (sliced < 0).any():
+        return None
+    return sliced.astype(out_type.numpy_dtype if out_type is not None else np.int32)
 
 
 def _of_static_shape(op):

@@ -77,6 +77,13 @@ def executing_eagerly() -> bool:
     return graph_mode.active() is None
 
 
+def inside_function() -> bool:
+    """True while a `function` (or a branch or loop body inside one) is being traced; False eagerly and in a
+    TF1 graph."""
+    from .function import FuncGraph
+    return isinstance(graph_mode.active(), FuncGraph)
+
+
 
 
 def init_scope():

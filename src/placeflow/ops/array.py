@@ -8,11 +8,11 @@ from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from . import shape_rules as rules
 from .emit import concat, emit, reduce_sum, reshape, shape_of, split, transpose
-from .registry import (ALL, ANY, CHEAP, COMPLEX, FLOATS, INTS, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define,
+from .registry import (ALL, ANY, CHEAP, NARROW, COMPLEX, FLOATS, INTS, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define,
                        presize_from_attrs, presize_like_input)
 
 
-@define("_EagerConst", ANY, shape=rules.same, grad=NOT_DIFFERENTIABLE)
+@define("_EagerConst", ANY | NARROW, shape=rules.same, grad=NOT_DIFFERENTIABLE)
 def _const(xp, host_array):
     return xp.asarray(host_array)
 
@@ -40,7 +40,7 @@ def _pack_grad(e, g):
     return [reshape(p, shape_of(x)) for p, x in zip(parts, e.inputs)]
 
 
-define("Reshape", ANY, shape=rules.reshape, grad=_reshape_grad, foldable=True, cost=CHEAP)(
+define("Reshape", ANY | NARROW, shape=rules.reshape, grad=_reshape_grad, foldable=True, cost=CHEAP)(
     lambda xp, a, shape: xp.reshape(a, shape))
 define("ExpandDims", ANY, shape=rules.expand_dims, grad=_reshape_grad, foldable=True, cost=CHEAP)(
     lambda xp, a, axis: xp.expand_dims(a, axis))
@@ -151,7 +151,7 @@ def _split(xp, a, num_or_sizes, axis=0):
     return tuple(xp.split(a, [int(s) for s in np.cumsum(sizes)[:-1]], axis=axis))
 
 
-@define("Fill", ALL, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, foldable=True, presize=presize_from_attrs)
+@define("Fill", ANY, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, foldable=True, presize=presize_from_attrs)
 def _fill(xp, shape, dtype, value):
     return xp.full(shape, value, dtype=dtype.numpy_dtype)
 

@@ -22,19 +22,19 @@ def _complex(re, im):
     return emit("Complex", (re, im), re.dtype)
 
 
-@define("Complex", PARTS, shape=rules.broadcast, dtype=_complex_dtype,
+@define("Complex", PARTS, shape=rules.broadcast, dtype=_complex_dtype, complex_convention=True,
         grad=lambda e, g: [emit("Real", (g,), g.dtype), emit("Imag", (g,), g.dtype)])
 def _make_complex(xp, re, im):
     return (re + 1j * im).astype(xp.complex64 if re.dtype == xp.float32 else xp.complex128, copy=False)
 
 
-define("Real", COMPLEX, shape=rules.same, dtype=_part_dtype,
+define("Real", COMPLEX, shape=rules.same, dtype=_part_dtype, complex_convention=True,
        grad=lambda e, g: [_complex(g, g * 0.0)])(lambda xp, a: xp.real(a).copy())
-define("Imag", COMPLEX, shape=rules.same, dtype=_part_dtype,
+define("Imag", COMPLEX, shape=rules.same, dtype=_part_dtype, complex_convention=True,
        grad=lambda e, g: [_complex(g * 0.0, g)])(lambda xp, a: xp.imag(a).copy())
-define("Conj", COMPLEX, shape=rules.same, grad=lambda e, g: [emit("Conj", (g,), g.dtype)])(
+define("Conj", COMPLEX, shape=rules.same, complex_convention=True, grad=lambda e, g: [emit("Conj", (g,), g.dtype)])(
     lambda xp, a: xp.conj(a))
-define("Angle", COMPLEX, shape=rules.same, dtype=_part_dtype, grad=no_gradient_yet("Angle"))(
+define("Angle", COMPLEX, shape=rules.same, dtype=_part_dtype, complex_convention=True, grad=no_gradient_yet("Angle"))(
     lambda xp, a: xp.angle(a).astype(xp.real(a).dtype, copy=False))
-define("ComplexAbs", COMPLEX, shape=rules.same, dtype=_part_dtype, grad=no_gradient_yet("ComplexAbs"))(
+define("ComplexAbs", COMPLEX, shape=rules.same, dtype=_part_dtype, complex_convention=True, grad=no_gradient_yet("ComplexAbs"))(
     lambda xp, a: xp.abs(a).astype(xp.real(a).dtype, copy=False))

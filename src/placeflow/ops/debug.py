@@ -10,9 +10,10 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from . import shape_rules as rules
+from ..framework import dtypes as d
 from .registry import ALL, FLOATS, NOT_DIFFERENTIABLE, bool_output, define
 
-SIDE_EFFECT_OPS = frozenset({"_AssertCompare", "PrintV2"})
+SIDE_EFFECT_OPS = frozenset({"_AssertCompare", "PrintV2", "Assert"})
 
 
 @define("CheckNumerics", FLOATS, shape=rules.same, grad=lambda e, g: [g])
@@ -53,6 +54,24 @@ def _assert_compare(xp, x, y, relation="==", message="", summarize=3):
     error = InvalidArgumentError(None, None, text)
     error.complete = True  # eagerly TF raises this text as is (no ' [Op:...]' suffix)
     raise error
+
+
+@define("Assert", ALL | {d.string}, gpu=(), shape=rules.scalar, grad=NOT_DIFFERENTIABLE, dtype=bool_output)
+def _assert(xp, condition, *data, summarize=3):
+    """True, or InvalidArgumentError 'assertion failed: [data0] [data1] ...' when `condition` is false."""
+    if bool(np.asarray(condition.get() if hasattr(condition, "get") else condition)):
+        return xp.asarray(True)
+    parts = " ".join(f"[{_assert_item(value, summarize)}]" for value in data)
+    raise InvalidArgumentError(None, None, f"assertion failed: {parts}")
+
+
+def _assert_item(value, summarize):
+    array = value.get() if hasattr(value, "get") else np.asarray(value)
+    if array.dtype == object:
+        items = [v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v) for v in array.reshape(-1)]
+        return " ".join(items[:summarize])
+    text = _summary(array, summarize)
+    return text[1:-1] if text.startswith("[") else text
 
 
 def format_for_print(value, summarize: int = 3) -> str:

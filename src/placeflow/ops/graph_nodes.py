@@ -6,7 +6,7 @@ through: sources and state have no gradient, and transfers are added after diffe
 """
 
 from . import shape_rules as rules
-from .registry import ALL, ANY, CHEAP, NOT_DIFFERENTIABLE, NUMBERS, define
+from .registry import ALL, ANY, CHEAP, NARROW, NOT_DIFFERENTIABLE, NUMBERS, define
 from .state import GPU_VARIABLE_DTYPES
 
 
@@ -14,7 +14,7 @@ def _node(op, dtypes, gpu, shape, fn):
     define(op, dtypes, gpu=gpu, shape=shape, grad=NOT_DIFFERENTIABLE, cost=CHEAP)(fn)
 
 
-_node("Const", ANY, ALL, lambda shapes, attrs: tuple(attrs["value"].shape), lambda xp, value: xp.asarray(value))
+_node("Const", ANY | NARROW, ALL, lambda shapes, attrs: tuple(attrs["value"].shape), lambda xp, value: xp.asarray(value))
 _node("Placeholder", ANY, ALL, rules.from_shape_attr, lambda xp, value: value)
 _node("_Arg", ANY, ALL, rules.from_shape_attr, lambda xp, value: value)
 _node("VariableV2", ALL, GPU_VARIABLE_DTYPES, rules.from_shape_attr, lambda xp, value: value)

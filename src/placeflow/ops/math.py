@@ -10,7 +10,7 @@ from ..framework.errors import InternalError, InvalidArgumentError, Unimplemente
 from . import shape_rules as rules
 from .emit import (binary, cast, compare, emit, matmul, negative, ones_like, reduce_mean, reduce_sum,
                    reduce_to, reshape, shape_of, where, zeros_like)
-from .registry import (ALL, CHEAP, COMPLEX, FLOATS, HEAVY, INTS, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS,
+from .registry import (ALL, CHEAP, COMPLEX, NARROW, FLOATS, HEAVY, INTS, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS,
                        SIGNED_INTS, bool_output, define)
 
 INEXACT = FLOATS | COMPLEX
@@ -68,11 +68,11 @@ def _squared_difference_grad(e, g):
 
 
 def _binary(op, fn, dtypes=NUMBERS, grad=NOT_DIFFERENTIABLE, dtype=None, foldable=False, ufunc=None,
-            grad_reads=None):
+            grad_reads=None, complex_convention=False):
     """Declare a broadcasting binary op; `ufunc` names the array function that can write into a dying input."""
     forward = None if ufunc is None else _ufunc_into(ufunc)
     define(op, dtypes, shape=rules.broadcast, grad=grad, dtype=dtype, foldable=foldable, forward=forward,
-           forward_inputs=(0, 1), grad_reads=grad_reads)(fn)
+           forward_inputs=(0, 1), grad_reads=grad_reads, complex_convention=complex_convention)(fn)
 
 
 def _ufunc_into(name):
@@ -126,9 +126,19 @@ _binary("FloorMod", _integer_divisor_checked(lambda xp, a, b: xp.mod(a, b)), REA
 _binary("Pow", lambda xp, a, b: xp.power(a, b), FLOATS | COMPLEX | SIGNED_INTS, _pow_grad, ufunc="power")
 _binary("Maximum", lambda xp, a, b: xp.maximum(a, b), REAL_NUMBERS, _maximum_grad, foldable=True, ufunc="maximum")
 _binary("Minimum", lambda xp, a, b: xp.minimum(a, b), REAL_NUMBERS, _minimum_grad, foldable=True, ufunc="minimum")
-_binary("SquaredDifference", lambda xp, a, b: xp.square(a - b), FLOATS | COMPLEX | {d.int32, d.int64},
-        _squared_difference_grad)
-for _name, _fn, _dtypes in (("Equal", "equal", ALL), ("NotEqual", "not_equal", ALL), ("Less", "less", REAL_NUMBERS),
+def _squared_difference(xp, a, b):
+    """(a - b)^2; for complex numbers conj(a - b) (a - b), as TensorFlow's kernel (its gradient is then
+    2 g (a - b), TensorFlow's rule, already in its complex convention)."""
+    difference = a - b
+    if difference.dtype.kind != "c":
+        return xp.square(difference)
+    return (xp.square(difference.real) + xp.square(difference.imag)).astype(difference.dtype)
+
+
+_binary("SquaredDifference", _squared_difference, FLOATS | COMPLEX | {d.int32, d.int64}, _squared_difference_grad,
+        complex_convention=True)
+for _name, _fn, _dtypes in (("Equal", "equal", ALL | {d.string}), ("NotEqual", "not_equal", ALL | {d.string}),
+                            ("Less", "less", REAL_NUMBERS),
                             ("LessEqual", "less_equal", REAL_NUMBERS), ("Greater", "greater", REAL_NUMBERS),
                             ("GreaterEqual", "greater_equal", REAL_NUMBERS)):
     _binary(_name, (lambda f: lambda xp, a, b: getattr(xp, f)(a, b))(_fn), _dtypes, dtype=bool_output)
@@ -170,7 +180,7 @@ _unary("Sqrt", lambda xp, a: xp.sqrt(a), INEXACT, lambda e, g: [g * 0.5 / e.outp
 _unary("Rsqrt", lambda xp, a: 1 / xp.sqrt(a), FLOATS, lambda e, g: [g * -0.5 * e.outputs[0] * e.outputs[0] * e.outputs[0]])
 define("Reciprocal", INEXACT, shape=rules.same, grad=lambda e, g: [negative(g) * e.outputs[0] * e.outputs[0]],
        allowed=INEXACT | SIGNED_INTS)(lambda xp, a: 1 / a)  # TF admits signed integers; no kernel for them here
-define("Identity", ALL, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP, grad_reads=SHAPES_ONLY)(lambda xp, a: a)
+define("Identity", ALL | NARROW, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP, grad_reads=SHAPES_ONLY)(lambda xp, a: a)
 define("StopGradient", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, cost=CHEAP)(lambda xp, a: a)
 _unary("Floor", lambda xp, a: xp.floor(a), FLOATS, ufunc="floor")   # TensorFlow: no gradient for Floor, Ceil, Round
 _unary("Ceil", lambda xp, a: xp.ceil(a), FLOATS, ufunc="ceil")
@@ -351,7 +361,7 @@ def _cast_grad(e, g):
     return [cast(g, x.dtype)]
 
 
-@define("Cast", ALL, gpu=(), shape=rules.same, grad=_cast_grad, foldable=True, grad_reads=SHAPES_ONLY)  # seed 002: CPU kernel only
+@define("Cast", ALL | NARROW, gpu=(), shape=rules.same, grad=_cast_grad, foldable=True, grad_reads=SHAPES_ONLY)  # seed 002: CPU kernel only
 def _cast(xp, a, dtype):
     if dtype.numpy_dtype.kind == "O":
         raise UnimplementedError(None, None, (
@@ -590,3 +600,78 @@ def _log_add_scan(xp, x, axis):
         out[step:] = xp.logaddexp(out[step:], out[:-step])  # the right side is computed before it is stored
         step *= 2
     return xp.moveaxis(out, 0, axis)
+
+
+@define("Bucketize", {d.int32, d.int64, d.float32, d.float64}, shape=rules.same, grad=NOT_DIFFERENTIABLE,
+        dtype=lambda dtype, attrs: d.int32)
+def _bucketize(xp, a, boundaries=()):
+    """The index of each value's bucket among the sorted `boundaries` (a value equal to a boundary goes
+    above it), as int32."""
+    edges = xp.asarray(np.asarray(boundaries, np.float64))
+    return xp.searchsorted(edges, a.astype(np.float64), side="right").astype(np.int32)
+
+
+
+def _bound(side: str):
+    def kernel(xp, sorted_inputs, values, out_type=d.int32):
+        """For each row, where each value would be inserted into the sorted row (TF's LowerBound/UpperBound)."""
+        rows, found = sorted_inputs.reshape(-1, sorted_inputs.shape[-1]), values.reshape(-1, values.shape[-1])
+        out = xp.stack([xp.searchsorted(row, wanted, side=side) for row, wanted in zip(rows, found)]) if len(rows) \
+            else xp.zeros(found.shape, np.int64)
+        return out.reshape(values.shape).astype(out_type.numpy_dtype)
+    return kernel
+
+
+for _name, _side in (("LowerBound", "left"), ("UpperBound", "right")):
+    define(_name, REAL_NUMBERS, shape=lambda shapes, attrs: shapes[1], grad=NOT_DIFFERENTIABLE,
+           dtype=lambda dtype, attrs: attrs.get("out_type", d.int32))(_bound(_side))
+
+
+@define("InvertPermutation", {d.int32, d.int64}, shape=rules.same, grad=NOT_DIFFERENTIABLE)
+def _invert_permutation(xp, x):
+    """y with y[x[i]] = i; x must be a permutation of 0..n-1."""
+    host = x.get() if hasattr(x, "get") else np.asarray(x)
+    if host.ndim != 1:
+        raise InvalidArgumentError(None, None, f"invert_permutation expects a 1D vector.")
+    n = host.size
+    if n and (host.min() < 0 or host.max() >= n or len(np.unique(host)) != n):
+        bad = next(int(v) for i, v in enumerate(host) if v < 0 or v >= n or int(v) in host[:i])
+        raise InvalidArgumentError(None, None, f"{bad} is not between 0 and {n}" if not 0 <= bad < n else
+                                   f"{bad} is duplicated in the input.")
+    out = np.empty_like(host)
+    out[host] = np.arange(n, dtype=host.dtype)
+    return xp.asarray(out)
+
+
+_binary("NextAfter", lambda xp, a, b: xp.nextafter(a, b), {d.float32, d.float64})
+
+
+def _erfinv_grad(e, g):
+    """d erfinv(x) / dx = sqrt(pi) / 2 * exp(erfinv(x)^2)."""
+    y = e.outputs[0]
+    return [g * emit("Exp", (y * y,)) * (float(np.sqrt(np.pi)) / 2.0)]
+
+
+@define("Erfinv", FLOATS, shape=rules.same, grad=_erfinv_grad)
+def _erfinv(xp, a):
+    """The inverse error function: Giles's approximation refined by Newton steps on erf (host, float64)."""
+    from .nn import _erf_host
+    host = (a.get() if hasattr(a, "get") else np.asarray(a)).astype(np.float64)
+    with np.errstate(all="ignore"):
+        w = -np.log((1.0 - host) * (1.0 + host))
+        p_small, p_large = _giles(w - 2.5, np.sqrt(np.maximum(w, 5.0)) - 3.0)
+        y = np.where(w < 5.0, p_small, p_large) * host
+        for _ in range(2):  # Newton on erf(y) = x
+            y = y - (_erf_host(y) - host) / (2.0 / np.sqrt(np.pi) * np.exp(-y * y))
+    y = np.where(host == 1.0, np.inf, np.where(host == -1.0, -np.inf, y))
+    y = np.where(np.abs(host) > 1.0, np.nan, y)
+    return xp.asarray(y.astype(a.dtype))
+
+
+def _giles(ws, wl):
+    """Giles's single-precision polynomials for erfinv (for w < 5 and w >= 5)."""
+    p_small = np.polyval([2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                          -0.00125372503, -0.00417768164, 0.246640727, 1.50140941], ws)
+    p_large = np.polyval([-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                          -0.0076224613, 0.00943887047, 1.00167406, 2.83297682], wl)
+    return p_small, p_large

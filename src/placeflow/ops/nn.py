@@ -174,13 +174,17 @@ def _dense_xent_grad(e, g_loss, g_backprop=None):
     return [_xent_grad(e, g_loss)[0], expand_dims(g_loss, -1) * -log_probs]
 
 
-@define("SparseSoftmaxCrossEntropyWithLogits", FLOATS, shape=rules.softmax_xent, grad=_xent_grad,
+@define("SparseSoftmaxCrossEntropyWithLogits", FLOATS, shape=rules.sparse_softmax_xent, grad=_xent_grad,
         grad_reads=((), (1,)))
 def _sparse_softmax_xent(xp, logits, labels):
     """(per-example loss, d loss / d logits); TensorFlow's fused kernel, labels as class indices.
 
     An out-of-range label is an error on the CPU; on a GPU, as in TensorFlow, its row is NaN (checking
     would cost a device-to-host sync every step)."""
+    if logits.ndim != 2 or labels.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, f"logits must be 2-D, but got shape "
+                                          f"[{','.join(map(str, logits.shape))}]" if logits.ndim != 2 else
+                                          f"labels must be 1-D, but got shape [{','.join(map(str, labels.shape))}]")
     classes = logits.shape[-1]
     invalid = None
     if xp.__name__ == "numpy":

@@ -4,7 +4,7 @@ import numpy as np
 
 from ..framework import dtypes as d
 from . import shape_rules as rules
-from .registry import ALL, FLOATS, NOT_DIFFERENTIABLE, define, presize_from_attrs
+from .registry import ALL, FLOATS, NOT_DIFFERENTIABLE, define, no_gradient_yet, presize_from_attrs
 
 
 @define("RandomUniform", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, presize=presize_from_attrs)
@@ -94,3 +94,43 @@ def _stateless_truncated_normal(xp, seed, shape, mean, stddev, dtype):
         presize=presize_from_attrs)
 def _stateless_uniform_int(xp, seed, shape, minval, maxval, dtype):
     return _uniform_int(xp, shape, minval, maxval, dtype, _seeded(seed))
+
+
+def _host(array) -> np.ndarray:
+    return array.get() if hasattr(array, "get") else np.asarray(array)
+
+
+def _broadcast_to_shape(shapes, attrs):
+    return tuple(attrs["shape"])
+
+
+@define("StatelessRandomGammaV2", FLOATS, shape=_broadcast_to_shape, presize=presize_from_attrs,
+        grad=no_gradient_yet("StatelessRandomGammaV2"))
+def _stateless_gamma(xp, seed, alpha, shape, dtype):
+    """Gamma(alpha, 1) values of `shape` (alpha broadcast to it), determined by the seed."""
+    concentration = np.broadcast_to(_host(alpha).astype(np.float64), tuple(shape))
+    return xp.asarray(np.asarray(_seeded(seed).gamma(concentration), dtype.numpy_dtype))
+
+
+@define("StatelessRandomPoisson", FLOATS | {d.int32, d.int64}, shape=_broadcast_to_shape, presize=presize_from_attrs,
+        grad=NOT_DIFFERENTIABLE)
+def _stateless_poisson(xp, seed, lam, shape, dtype):
+    """Poisson(lam) counts of `shape` (lam broadcast to it), in `dtype`."""
+    rates = np.broadcast_to(_host(lam).astype(np.float64), tuple(shape))
+    return xp.asarray(np.asarray(_seeded(seed).poisson(rates), dtype.numpy_dtype))
+
+
+@define("StatelessRandomBinomial", FLOATS | {d.int32, d.int64}, shape=_broadcast_to_shape,
+        presize=presize_from_attrs, grad=NOT_DIFFERENTIABLE)
+def _stateless_binomial(xp, seed, counts, probs, shape, dtype):
+    """Binomial(counts, probs) successes of `shape` (both broadcast to it), in `dtype`."""
+    trials = np.broadcast_to(_host(counts).astype(np.int64), tuple(shape))
+    chances = np.broadcast_to(_host(probs).astype(np.float64), tuple(shape))
+    return xp.asarray(np.asarray(_seeded(seed).binomial(trials, chances), dtype.numpy_dtype))
+
+
+@define("StatelessMultinomial", FLOATS, shape=_categorical_shape, grad=NOT_DIFFERENTIABLE,
+        dtype=lambda dtype, attrs: attrs.get("output_dtype", d.int64))
+def _stateless_categorical(xp, logits, seed, num_samples=1, output_dtype=d.int64):
+    """`num_samples` class indices per row of softmax(logits), determined by the seed."""
+    return _categorical(xp, logits, num_samples, output_dtype, _seeded(seed))

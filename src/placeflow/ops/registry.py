@@ -24,6 +24,7 @@ REAL_NUMBERS = FLOATS | INTS
 SIGNED_INTS = frozenset({d.int8, d.int16, d.int32, d.int64})
 ALL = NUMBERS | {d.bool}
 ANY = ALL | {d.string}
+NARROW = frozenset(d.NARROW_DTYPES)   # tf.dtypes.experimental's float8/float4/int4/int2: cast, copy and reshape only
 
 NOT_DIFFERENTIABLE = "not differentiable"   # the gradient mark of ops with no gradient (as tf.no_gradient)
 CHEAP, HEAVY, BY_SIZE = "cheap", "heavy", "by size"   # cost classes: never / always / when large, expensive
@@ -76,7 +77,7 @@ _OPS: dict = {}     # op name -> OpDef
 
 def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=None, foldable=False,
            shape_only_inputs=(), cost=BY_SIZE, presize=None, allowed=None, forward=None, forward_inputs=(0,),
-           grad_reads=None):
+           grad_reads=None, complex_convention=False):
     """Decorator: declare `op` with the decorated kernel body (see OpDef for the rules).
 
     The kernel runs on CPU for `dtypes` and on GPU for `gpu` (default: `dtypes`; () for none);
@@ -84,7 +85,9 @@ def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=No
     else the input's). `allowed`: the dtypes the op admits at all (default: its kernels'); a dtype outside
     is InvalidArgumentError, one inside with no kernel NotFoundError, as in TensorFlow. `forward`: the
     kernel writing into a dying input (see Kernel), allowed for the inputs at `forward_inputs`. `grad_reads`:
-    the (inputs, outputs) whose values the gradient reads (see OpDef)."""
+    the (inputs, outputs) whose values the gradient reads (see OpDef). A gradient rule is written as the
+    upstream gradient times the derivative; for complex inputs it is conjugated to TensorFlow's convention
+    (`conjugated`) unless `complex_convention` says the rule already follows it (Real, Conj, the FFTs, ...)."""
     if op in _OPS:
         raise ValueError(f"Op {op!r} is already defined; each op is declared once.")
     if cost not in (CHEAP, HEAVY, BY_SIZE):
@@ -99,7 +102,10 @@ def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=No
             kernels["GPU"] = Kernel(op, "GPU", frozenset(gpu_dtypes) - {d.string}, fn, presize, forward,
                                     tuple(forward_inputs))
         admitted = frozenset(allowed) if allowed is not None else frozenset(dtypes) | frozenset(gpu_dtypes or ())
-        _OPS[op] = OpDef(op, kernels, shape, dtype or dtype_from_attrs, grad, foldable, tuple(shape_only_inputs),
+        rule = grad
+        if callable(grad) and admitted & COMPLEX and not complex_convention:
+            rule = conjugated(grad)
+        _OPS[op] = OpDef(op, kernels, shape, dtype or dtype_from_attrs, rule, foldable, tuple(shape_only_inputs),
                          cost, admitted, grad_reads)
         return fn
     return decorate
@@ -149,6 +155,27 @@ def dtype_from_attrs(dtype, attrs):
 def bool_output(dtype, attrs):
     """The dtype rule of comparisons and logical ops."""
     return d.bool
+
+
+def conjugated(rule):
+    """`rule` in TensorFlow's convention for complex inputs, upstream times the *conjugate* derivative: as
+    every rule is linear in the upstream gradients, that is conj(rule(conj(upstream)))."""
+    def gradient(entry, *upstream):
+        if not any(getattr(t, "dtype", None) in COMPLEX for t in entry.inputs):
+            return rule(entry, *upstream)
+        from .emit import emit
+        results = rule(entry, *[_conj(u, emit) for u in upstream])
+        return [_conj(r, emit) for r in results]
+    gradient.__wrapped__ = rule
+    return gradient
+
+
+def _conj(gradient, emit):
+    if gradient is None or getattr(gradient, "dtype", None) not in COMPLEX:
+        return gradient
+    if hasattr(gradient, "indices") and hasattr(gradient, "values"):  # IndexedSlices: conjugate the rows
+        return type(gradient)(emit("Conj", (gradient.values,), gradient.dtype), gradient.indices, gradient.dense_shape)
+    return emit("Conj", (gradient,), gradient.dtype)
 
 
 def no_gradient_yet(op: str):

@@ -293,6 +293,16 @@ def softmax_xent(shapes, attrs):
     return [None if logits is None else tuple(logits[:-1]), logits]
 
 
+def sparse_softmax_xent(shapes, attrs):
+    """The fused op takes [examples, classes] logits and [examples] labels, as TensorFlow's kernel does."""
+    logits, labels = shapes[0], shapes[1]
+    if logits is not None and len(logits) != 2:
+        raise Incompatible(f"logits must be 2-D, but got shape [{','.join(str(d) for d in logits)}]")
+    if labels is not None and len(labels) != 1:
+        raise Incompatible(f"labels must be 1-D, but got shape [{','.join(str(d) for d in labels)}]")
+    return softmax_xent(shapes, attrs)
+
+
 def one_hot(shapes, attrs):
     """The indices' shape with `depth` inserted at `axis`."""
     if int(attrs["depth"]) < 0:

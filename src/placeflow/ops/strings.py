@@ -1,4 +1,5 @@
-"""String ops (CPU only, as TensorFlow's): join, length, split of a scalar, as_string, upper/lower, to_number.
+"""String ops (CPU only, as TensorFlow's): join, length, split of a scalar, as_string, upper/lower, to_number,
+the hash buckets and fingerprints (string_hashes.py has the hash functions).
 
 Strings are object arrays of bytes, as TensorFlow's; text is UTF-8."""
 
@@ -7,6 +8,7 @@ import numpy as np
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from . import shape_rules as rules
+from . import string_hashes
 from .registry import ALL, NOT_DIFFERENTIABLE, define
 
 STRING = frozenset({d.string})
@@ -18,6 +20,10 @@ def _map(array, fn, dtype=object):
     for index, item in enumerate(np.asarray(array, dtype=object).reshape(-1)):
         flat[index] = fn(item)
     return out
+
+
+def _raw(item) -> bytes:
+    return item.encode("utf-8") if isinstance(item, str) else bytes(item)
 
 
 def _text(item) -> str:
@@ -91,3 +97,130 @@ def _to_number(xp, a, out_type=d.float32):
             raise InvalidArgumentError(None, None, f"StringToNumberOp could not correctly convert string: "
                                                    f"{text}") from None
     return _map(a, parse, out_type.numpy_dtype)
+
+
+def _bucket_of(hash_fn):
+    def kernel(xp, a, num_buckets, **key):
+        buckets = int(num_buckets)
+        return _map(a, lambda s: hash_fn(_raw(s), **key) % buckets, np.int64)
+    return kernel
+
+
+_INT64_OUT = {"shape": rules.same, "grad": NOT_DIFFERENTIABLE, "gpu": (), "dtype": lambda dtype, attrs: d.int64}
+define("StringToHashBucketFast", STRING, **_INT64_OUT)(
+    _bucket_of(lambda s: string_hashes.fingerprint64(s)))
+define("StringToHashBucketStrong", STRING, **_INT64_OUT)(
+    _bucket_of(lambda s, key: string_hashes.siphash24(tuple(key), s)))
+define("StringToHashBucket", STRING, **_INT64_OUT)(_bucket_of(lambda s: string_hashes.hash64(s)))
+
+
+def _fingerprint_shape(shapes, attrs):
+    if shapes[0] is not None and len(shapes[0]) == 0:
+        raise rules.Incompatible("`data` should have at least one dimension: []")
+    return None if shapes[0] is None else (shapes[0][0], 8)
+
+
+@define("Fingerprint", ALL | STRING, gpu=(), shape=_fingerprint_shape, grad=NOT_DIFFERENTIABLE,
+        dtype=lambda dtype, attrs: d.uint8)
+def _fingerprint(xp, data, method=b"farmhash64"):
+    """Per row data[i]: FarmHash's Fingerprint64 of its bytes, little-endian (strings: of the one string, or
+    of the concatenated fingerprints of the row's strings)."""
+    if data.ndim == 0:
+        raise InvalidArgumentError(None, None, "`data` should have at least one dimension: []")
+    rows = data.reshape(data.shape[0], -1)
+    out = np.empty((data.shape[0], 8), np.uint8)
+    for index, row in enumerate(rows):
+        if data.dtype != object:
+            value = string_hashes.fingerprint64(np.ascontiguousarray(row).tobytes())
+        elif row.size == 1:
+            value = string_hashes.fingerprint64(_raw(row[0]))
+        else:
+            value = string_hashes.fingerprint64(b"".join(
+                string_hashes.fingerprint64(_raw(s)).to_bytes(8, "little") for s in row))
+        out[index] = np.frombuffer(value.to_bytes(8, "little"), np.uint8)
+    return out
+
+
+# -- regular expressions (RE2's syntax for what it shares with Python's `re`) and slicing -------------------------
+
+def _regex(pattern: bytes):
+    import re
+    if b"\\p{" in pattern or b"\\P{" in pattern:
+        raise InvalidArgumentError(None, None, f"Unicode classes (\\p{{...}}) in regular expressions are not "
+                                               f"implemented in placeflow: {pattern!r}")
+    try:
+        return re.compile(pattern)
+    except re.error as error:
+        raise InvalidArgumentError(None, None, f"Invalid pattern: {pattern.decode('utf-8', 'replace')}, error: "
+                                               f"{error}") from None
+
+
+def _rewrite(rewrite: bytes) -> bytes:
+    """RE2's rewrite (\\0 the whole match, \\1.. groups) in Python's template form."""
+    import re
+    return re.sub(rb"\\(\d)", lambda m: rb"\g<" + m.group(1) + rb">", rewrite)
+
+
+@define("StaticRegexReplace", STRING, gpu=(), shape=rules.same, grad=NOT_DIFFERENTIABLE)
+def _regex_replace(xp, a, pattern=b"", rewrite=b"", replace_global=True):
+    """Each string with its matches of `pattern` replaced by `rewrite` (all of them, or the first)."""
+    compiled, template = _regex(pattern), _rewrite(rewrite)
+    return _map(a, lambda s: compiled.sub(template, _raw(s), count=0 if replace_global else 1))
+
+
+@define("StaticRegexFullMatch", STRING, gpu=(), shape=rules.same, grad=NOT_DIFFERENTIABLE,
+        dtype=lambda dtype, attrs: d.bool)
+def _regex_full_match(xp, a, pattern=b""):
+    """Whether each whole string matches `pattern`."""
+    compiled = _regex(pattern)
+    return _map(a, lambda s: compiled.fullmatch(_raw(s)) is not None, np.bool_)
+
+
+@define("StringStrip", STRING, gpu=(), shape=rules.same, grad=NOT_DIFFERENTIABLE)
+def _strip(xp, a):
+    """Each string without leading and trailing ASCII whitespace."""
+    return _map(a, lambda s: _raw(s).strip(b" \t\n\v\f\r"))
+
+
+@define("Substr", STRING, gpu=(), shape=rules.broadcast, grad=NOT_DIFFERENTIABLE)
+def _substr(xp, a, pos, length, unit="BYTE"):
+    """Each string's `length` bytes (or UTF-8 characters) from `pos` (negative: from the end), as TF's Substr."""
+    strings, starts, lengths = np.broadcast_arrays(np.asarray(a, dtype=object), np.asarray(pos), np.asarray(length))
+    out = np.empty(strings.shape, dtype=object)
+    for index in np.ndindex(strings.shape):
+        raw = _raw(strings[index])
+        units = _text(raw) if unit == "UTF8_CHAR" else raw
+        start, count = int(starts[index]), int(lengths[index])
+        if start < 0:
+            start += len(units)
+        if not 0 <= start <= len(units):
+            raise InvalidArgumentError(None, None, f"pos {int(starts[index])} out of range for string b'"
+                                                   f"{raw.decode('utf-8', 'replace')}' at index {list(index)}")
+        piece = units[start:start + max(count, 0)]
+        out[index] = piece.encode("utf-8") if unit == "UTF8_CHAR" else piece
+    return out
+
+
+def _reduce_join_shape(shapes, attrs):
+    shape = shapes[0]
+    if shape is None:
+        return None
+    axes = {a % len(shape) for a in attrs["axes"]} if attrs["axes"] is not None else set(range(len(shape)))
+    if attrs["keep_dims"]:
+        return tuple(1 if i in axes else dim for i, dim in enumerate(shape))
+    return tuple(dim for i, dim in enumerate(shape) if i not in axes)
+
+
+@define("ReduceJoin", STRING, gpu=(), shape=_reduce_join_shape, grad=NOT_DIFFERENTIABLE)
+def _reduce_join(xp, a, axes=None, keep_dims=False, separator=b""):
+    """The strings joined along `axes` (all when None) with `separator`, in row-major order."""
+    array = np.asarray(a, dtype=object)
+    axes = tuple(range(array.ndim)) if axes is None else tuple(sorted(ax % array.ndim for ax in axes))
+    kept = [i for i in range(array.ndim) if i not in axes]
+    moved = array.transpose(kept + list(axes)).reshape([array.shape[i] for i in kept] + [-1])
+    out = np.empty(moved.shape[:-1], dtype=object)
+    for index in np.ndindex(out.shape):
+        out[index] = separator.join(_raw(s) for s in moved[index])
+    if keep_dims:
+        out = out.reshape([1 if i in axes else array.shape[i] for i in range(array.ndim)])
+    return out
