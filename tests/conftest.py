@@ -46,3 +46,6 @@ def pytest_terminal_summary(terminalreporter):
     for report in getattr(module, "REPORTS", []):
         terminalreporter.write_sep("=", "Keras's own tests on placeflow")
         terminalreporter.write_line(report)
+    for report in getattr(sys.modules.get("tests.api.test_api_coverage"), "REPORTS", []):
+        terminalreporter.write_sep("=", "TensorFlow's public API in placeflow")
+        terminalreporter.write_line(report)

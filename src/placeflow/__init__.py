@@ -9,7 +9,7 @@ from . import (  # noqa: F401
 from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
-from .api import bitwise, experimental, image, linalg, lookup, math, nn, random, signal, sparse, strings  # noqa: F401
+from .api import bitwise, experimental, image, io, linalg, lookup, math, nn, random, signal, sparse, strings  # noqa: F401
 from .api.sparse import SparseTensor  # noqa: F401
 from .api import ragged  # noqa: F401
 from .api.ragged import RaggedTensor  # noqa: F401
@@ -87,3 +87,13 @@ def __getattr__(name):
 
 __all__ = ["DeviceSpec", "DType", "as_dtype", "compat", "config", "debugging", "dtypes", "errors",
            "python", "test"]
+
+
+def _refuse_missing_tensorflow_names():
+    """TensorFlow's public names placeflow lacks raise NotImplementedError naming them (framework/tf_api.py)."""
+    import sys
+    from .framework import tf_api
+    tf_api.install(sys.modules[__name__])
+
+
+_refuse_missing_tensorflow_names()

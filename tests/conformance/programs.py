@@ -4364,5 +4364,5 @@ def case_api_assert_passes_and_fails(tf, env):
             run()
             out[mode] = None
         except tf.errors.InvalidArgumentError as error:
-            out[mode] = str(error).split("\n")[0].split(" [Op:")[0]
+            out[mode] = str(error).split("\n")[0].split(" [Op:")[0].split("}} ")[-1]  # without TF's node prefix
     return out

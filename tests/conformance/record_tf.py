@@ -48,7 +48,17 @@ def run_isolated(name):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-results = run_all(programs, tf, env, types.SimpleNamespace(devices=["/cpu:0"]), run_isolated)
 path = pathlib.Path(__file__).with_name("tf_2_21.json")
+only = set(sys.argv[1:])  # case names: re-record just these into the existing file (every case when none)
+if only:
+    unknown = only - set(harness.cases(programs))
+    if unknown:
+        raise SystemExit(f"no such cases: {sorted(unknown)}")
+    module = types.SimpleNamespace(**{f"case_{name}": fn for name, fn in harness.cases(programs).items()
+                                      if name in only})
+    results = json.loads(path.read_text())["results"]
+    results.update(run_all(module, tf, env, types.SimpleNamespace(devices=["/cpu:0"]), run_isolated))
+else:
+    results = run_all(programs, tf, env, types.SimpleNamespace(devices=["/cpu:0"]), run_isolated)
 path.write_text(json.dumps({"tensorflow": tf.__version__, "results": results}, indent=1, sort_keys=True) + "\n")
-print(f"recorded {len(results)} cases from TensorFlow {tf.__version__} into {path}")
+print(f"recorded {len(only) or len(results)} cases from TensorFlow {tf.__version__} into {path}")

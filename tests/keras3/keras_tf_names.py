@@ -86,8 +86,11 @@ def keras_tf_chains(root: Path | None = None, *, tests: bool = False) -> dict:
 
 
 def missing_in_placeflow(chains) -> list:
-    """The chains that placeflow, standing in for tensorflow, cannot resolve."""
+    """The chains that placeflow, standing in for tensorflow, cannot resolve (or resolves to a by-name refusal
+    of a TensorFlow name it lacks, framework/tf_api.py)."""
     import importlib
+    import types
+    from placeflow.framework.tf_api import is_refusal
     from placeflow.tools import as_tensorflow
     as_tensorflow.install()
     missing = []
@@ -106,7 +109,8 @@ def missing_in_placeflow(chains) -> list:
                     break
                 obj = getattr(obj, attribute)
             break
-        if not ok:
+        stand_in_module = isinstance(obj, types.ModuleType) and "every name refuses" in (obj.__doc__ or "")
+        if not ok or is_refusal(obj) or stand_in_module:
             missing.append(chain)
     return missing
 

@@ -91,6 +91,30 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
         raise TypeError(f"Value passed to parameter 'condition' has DataType {check.dtype.name} not in list of "
                         f"allowed values: bool")
     values = [convert_to_tensor(item) for item in data]
+    from ..framework import graph_mode
+    if graph_mode.active() is None:  # eagerly TF checks at once, with its own text
+        if not bool(check.numpy()):
+            from ..framework import errors
+            summary = "\n".join(_summarize_eagerly(value, summarize) for value in values)
+            error = errors.InvalidArgumentError(None, None, f"Expected '{check}' to be true. Summarized data: "
+                                                            f"{summary}")
+            error.complete = True  # no ' [Op:...]' suffix, as TF's
+            raise error
+        return None
     done = execute("Assert", (check, *values), check.dtype, {"summarize": 3 if summarize is None else int(summarize)},
                    name=name)
     return getattr(done, "op", None)  # TF: None eagerly, the Operation in a graph
+
+
+def _summarize_eagerly(value, summarize):
+    """One data item as TF's eager Assert prints it: scalars as NumPy prints them, others' first elements."""
+    import numpy as np
+    scalar = value.numpy()
+    array = np.asarray(scalar, dtype=object if isinstance(scalar, bytes) else None)
+    if array.ndim == 0:
+        return str(scalar) if summarize != 0 else ""
+    flat = array.reshape(-1)
+    items = [str(item) for item in (flat if summarize is None else flat[:summarize])]
+    if len(items) < flat.size:
+        items.append("...")
+    return ", ".join(items)

@@ -605,7 +605,7 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None):  # noqa: A
     size = int(block_size)
     batch, height, width, depth = (int(d) if d is not None else -1 for d in x.shape)
     if size < 2 or depth % (size * size):
-        raise errors.InvalidArgumentError(None, None, f"Input depth dimension {depth} should be divisible by: "
+        raise _shape_error(f"Input depth dimension {depth} should be divisible by: "
                                                       f"{size * size}" if size >= 2 else
                                           f"Value for attr 'block_size' of {size} must be at least minimum 2")
     channels = depth // (size * size)
@@ -623,9 +623,15 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):  # noqa: A
     size = int(block_size)
     batch, height, width, depth = (int(d) if d is not None else -1 for d in x.shape)
     if size < 2 or height % size or width % size:
-        raise errors.InvalidArgumentError(None, None, f"Image width {width} and height {height} should be divisible "
+        raise _shape_error(f"Image width {width} and height {height} should be divisible "
                                                       f"by block_size: {size}" if size >= 2 else
                                           f"Value for attr 'block_size' of {size} must be at least minimum 2")
     tiles = reshape(x, [batch, height // size, size, width // size, size, depth])
     return reshape(transpose(tiles, [0, 1, 3, 2, 4, 5]), [batch, height // size, width // size, size * size * depth],
                    name=name)
+
+
+def _shape_error(message: str) -> Exception:
+    """A bad shape: ValueError while a graph is built (TF's shape inference), InvalidArgumentError eagerly."""
+    from ..framework import graph_mode
+    return ValueError(message) if graph_mode.active() is not None else errors.InvalidArgumentError(None, None, message)

@@ -13,7 +13,8 @@ from . import shape_rules as rules
 from ..framework import dtypes as d
 from .registry import ALL, FLOATS, NOT_DIFFERENTIABLE, bool_output, define
 
-SIDE_EFFECT_OPS = frozenset({"_AssertCompare", "PrintV2", "Assert"})
+SIDE_EFFECT_OPS = frozenset({"_AssertCompare", "PrintV2", "Assert", "WriteFile", "ReadFile"})  # file reads too:
+# a read after a write in a function sees it, as TF orders stateful ops
 
 
 @define("CheckNumerics", FLOATS, shape=rules.same, grad=lambda e, g: [g])

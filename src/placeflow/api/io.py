@@ -1,0 +1,31 @@
+"""placeflow.io: reading and writing files (read_file, write_file) and tf.io.gfile. TensorFlow's record and
+example formats (TFRecord, tf.train.Example, parse_example, serialize_tensor) are not here yet: they are
+refused by name (framework/tf_api.py)."""
+
+from __future__ import annotations
+
+from ..eager.convert import convert_to_tensor
+from ..eager.execute import execute
+from ..framework import dtypes
+from . import gfile  # noqa: F401 - tf.io.gfile
+
+
+def _string(value, what: str):
+    tensor = convert_to_tensor(value, dtype=dtypes.string) if isinstance(value, (str, bytes)) else \
+        convert_to_tensor(value)
+    if tensor.dtype != dtypes.string:
+        raise TypeError(f"Value passed to parameter '{what}' has DataType {tensor.dtype.name} not in list of "
+                        f"allowed values: string")
+    return tensor
+
+
+def read_file(filename, name=None):
+    """The bytes of the file `filename` names, as a string scalar (ReadFile)."""
+    return execute("ReadFile", (_string(filename, "filename"),), dtypes.string, name=name)
+
+
+def write_file(filename, contents, name=None):
+    """Write the string scalar `contents` to `filename` (WriteFile); in a function, when it runs, in order."""
+    done = execute("WriteFile", (_string(filename, "filename"), _string(contents, "contents")), dtypes.string,
+                   name=name)
+    return getattr(done, "op", None)  # TF: None eagerly, the Operation in a graph
