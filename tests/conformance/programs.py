@@ -4366,3 +4366,65 @@ def case_api_assert_passes_and_fails(tf, env):
         except tf.errors.InvalidArgumentError as error:
             out[mode] = str(error).split("\n")[0].split(" [Op:")[0].split("}} ")[-1]  # without TF's node prefix
     return out
+
+
+# -- RaggedTensor (issue 28) and the text model of issue 27 -------------------------------------------------------
+def _ragged_parts(rt):
+    return {"rows": [[v.decode() if isinstance(v, bytes) else v for v in row] for row in rt.to_list()],
+            "row_splits": rt.row_splits.numpy().tolist()}
+
+
+def case_ragged_tensors(tf, env):
+    words = tf.strings.split(tf.constant(["a b", "", "c  d e"]))
+    lengths = tf.RaggedTensor.from_row_lengths([1, 2, 3, 4], [2, 0, 2])
+    return {
+        "split": _ragged_parts(words), "split_shape": list(words.shape), "ragged_rank": words.ragged_rank,
+        "split_sep": _ragged_parts(tf.strings.split(tf.constant(["a,b", "c"]), sep=",")),
+        "to_tensor": [[v.decode() for v in row] for row in words.to_tensor(default_value="_").numpy()],
+        "to_tensor_shape": [[v.decode() for v in row] for row in
+                            words.to_tensor(default_value="_", shape=[None, 2]).numpy()],
+        "to_tensor_wider": words.to_tensor(shape=[3, 4]).shape.as_list(),
+        "from_row_lengths": _ragged_parts(lengths), "row_lengths": lengths.row_lengths().numpy().tolist(),
+        "nrows": int(lengths.nrows()), "value_rowids": lengths.value_rowids().numpy().tolist(),
+        "map_flat_values": tf.ragged.map_flat_values(lambda x: x * 10, lengths).to_list(),
+        "constant": tf.ragged.constant([[1, 2], [3]]).to_list(),
+        "from_tensor_padding": tf.RaggedTensor.from_tensor([[1, 0, 0], [2, 3, 0]], padding=0).to_list(),
+        "from_tensor_lengths": tf.RaggedTensor.from_tensor([[1, 0, 0], [2, 3, 0]], lengths=[1, 3]).to_list(),
+        "from_value_rowids": tf.RaggedTensor.from_value_rowids([1, 2, 3], [0, 0, 2], nrows=4).to_list(),
+        "is_ragged": isinstance(words, tf.RaggedTensor),
+    }
+
+
+def case_ragged_tensor_bad_row_splits(tf, env):
+    return tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2, 2]).to_list()
+
+
+def case_ragged_split_and_pad_traced(tf, env):
+    padded = tf.function(lambda x: tf.strings.split(x).to_tensor(shape=[None, 3]))(tf.constant(["x y", "z"]))
+    return [[v.decode() for v in row] for row in padded.numpy()]
+
+
+def _text_model(tf):
+    keras = tf.keras
+    texts = np.array(["The cat sat on the mat.", "A dog barked!", "The dog and the cat", "Birds fly high", "the end"])
+    labels = np.array([0.0, 1.0, 0.0, 1.0, 1.0], np.float32)
+    vectorize = keras.layers.TextVectorization(max_tokens=20, output_sequence_length=6)
+    vectorize.adapt(texts)
+    data = tf.data.Dataset.from_tensor_slices((texts, labels)).batch(2).map(lambda x, y: (vectorize(x), y))
+    model = keras.Sequential([keras.Input(shape=(6,), dtype="int64"), keras.layers.Embedding(20, 4),
+                              keras.layers.Bidirectional(keras.layers.LSTM(3)),
+                              keras.layers.Dense(1, activation="sigmoid")])
+    model.set_weights([np.sin(np.arange(w.size, dtype=np.float32) * 0.37 + i).reshape(w.shape) * 0.5
+                       for i, w in enumerate(model.get_weights())])
+    model.compile(keras.optimizers.SGD(0.1), "binary_crossentropy")
+    history = model.fit(data, epochs=3, verbose=0)
+    return {"vocabulary": [str(w) for w in vectorize.get_vocabulary()],
+            "encoded": vectorize(texts).numpy().tolist(), "loss": _rounded(history.history["loss"], 4),
+            "prediction": _rounded(model.predict(vectorize(texts[:2]), verbose=0), 4)}
+
+
+@isolated
+def case_keras_program_text_model_with_text_vectorization_and_bidirectional_lstm(tf, env):
+    """TextVectorization (split into a RaggedTensor, looked up, padded) feeding a bidirectional LSTM; the last
+    batch is smaller, so the traced step is retraced with an unknown batch dimension."""
+    return _text_model(tf)

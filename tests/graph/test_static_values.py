@@ -45,3 +45,34 @@ def test_a_slice_of_a_partly_known_shape_is_known_where_its_dimensions_are():
 
     assert f(tf.ones([2, 5, 7, 3])).shape == (5, 7)
     assert seen["height_width"].tolist() == [5, 7] and seen["batch"] is None and int(seen["channels"]) == 3
+
+
+def test_fills_whose_shape_is_known_only_when_the_graph_runs():
+    import placeflow as tf
+
+    shapes = {}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def f(x):
+        zeros, ones = tf.zeros([tf.shape(x)[0], 4]), tf.ones(tf.shape(x), tf.int32)
+        sevens = tf.fill([tf.shape(x)[0]], 7.0)
+        shapes.update(zeros=zeros.shape.as_list(), ones=ones.shape.as_list(), sevens=sevens.shape.as_list())
+        return zeros, ones, sevens
+
+    zeros, ones, sevens = f(tf.ones([2, 3]))
+    assert shapes == {"zeros": [None, 4], "ones": [None, 3], "sevens": [None]}  # what TF's shape inference knows
+    assert zeros.numpy().tolist() == [[0.0] * 4] * 2 and ones.dtype == tf.int32 and sevens.numpy().tolist() == [7.0] * 2
+
+
+def test_a_relaxed_retrace_that_needs_a_known_dimension_traces_the_exact_shapes():
+    import placeflow as tf
+
+    @tf.function(reduce_retracing=True)
+    def rows(x):
+        array = tf.TensorArray(tf.float32, size=3, element_shape=x.shape)  # needs the batch known while building
+        for i in tf.range(3):
+            array = array.write(i, x * tf.cast(i, tf.float32))
+        return array.stack()
+
+    assert rows(tf.ones([2, 2])).shape == (3, 2, 2)
+    assert rows(tf.ones([1, 2])).shape == (3, 1, 2)  # relaxed to [None, 2] would leave the element shape unknown

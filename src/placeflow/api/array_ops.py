@@ -41,28 +41,63 @@ def _ints(value) -> tuple:
     return tuple(int(v) for v in items) if np.ndim(value) else (int(value),)
 
 
+def _run_time_dims(dims):
+    """`dims` as an int tensor when the graph being built knows it only when it runs (None when known now)."""
+    tensor = packed(dims) if isinstance(dims, (list, tuple)) else as_tensor_or_none(dims)
+    if tensor is None or hasattr(tensor, "numpy") or get_static_value(tensor) is not None:
+        return None
+    return tensor
+
+
+def _filled(dims, dtype, value, name):
+    """Fill with the shape known now, or (a shape computed when the graph runs, e.g. tf.shape(x)[0] of an
+    unknown batch) _FillDims, which reads it then."""
+    run_time = _run_time_dims(dims)
+    if run_time is None:
+        return execute("Fill", (), dtype, {"shape": _ints(dims), "dtype": dtype, "value": value}, name=name)
+    out = execute("_FillDims", (run_time,), run_time.dtype, {"dtype": dtype, "value": value}, name=name)
+    partial = _partial_dims(dims, run_time)
+    if partial is not None:
+        out.set_shape(partial)
+    return out
+
+
+def _partial_dims(dims, tensor):
+    """What the graph knows of run-time `dims` while building: list entries known now, or the static shape of
+    x for tf.shape(x)."""
+    if isinstance(dims, (list, tuple)):
+        known = []
+        for item in dims:
+            value = get_static_value(item) if not isinstance(item, (int, np.integer)) else item
+            known.append(None if value is None else int(value))
+        return known
+    if tensor.op.type == "Shape" and tensor.op.inputs[0].shape is not None:
+        return list(tensor.op.inputs[0].shape)
+    return None
+
+
 def fill(dims, value, name=None):
     """A tensor of shape `dims` filled with `value` (Fill)."""
     tensor = as_tensor_or_none(value)
     if tensor is not None and not hasattr(tensor, "numpy"):  # a value computed by the graph being built
         if tensor.shape is not None and len(tensor.shape) != 0:
             raise ValueError(f"fill's value must be a scalar, got {tensor!r}.")
+        if _run_time_dims(dims) is not None:
+            from .math_ops import add
+            return add(_filled(dims, tensor.dtype, 0, None), tensor, name=name)
         return execute("BroadcastTo", (tensor,), tensor.dtype, {"shape": _ints(dims)}, name=name)
     host = tensor.numpy() if tensor is not None else host_array(value)
-    dtype = dtypes.as_dtype(host.dtype)
-    return execute("Fill", (), dtype, {"shape": _ints(dims), "dtype": dtype, "value": host}, name=name)
+    return _filled(dims, dtypes.as_dtype(host.dtype), host, name)
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of zeros."""
-    dtype = dtypes.as_dtype(dtype)
-    return execute("Fill", (), dtype, {"shape": _ints(shape), "dtype": dtype, "value": 0}, name=name)
+    return _filled(shape, dtypes.as_dtype(dtype), 0, name)
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
     """A tensor of ones."""
-    dtype = dtypes.as_dtype(dtype)
-    return execute("Fill", (), dtype, {"shape": _ints(shape), "dtype": dtype, "value": 1}, name=name)
+    return _filled(shape, dtypes.as_dtype(dtype), 1, name)
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002

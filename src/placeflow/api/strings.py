@@ -40,11 +40,14 @@ def length(input, unit="BYTE", name=None):  # noqa: A002 - TensorFlow's paramete
 
 
 def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
-    """The parts of a scalar string (a 1-D tensor); splitting a batch needs RaggedTensor, not implemented."""
+    """The parts of a scalar string (a 1-D tensor), or of each string of a vector (a RaggedTensor of rows)."""
     tensor = _strings(input)
-    if len(tensor.shape) != 0:
-        raise NotImplementedError("strings.split of a non-scalar tensor returns a RaggedTensor in TensorFlow; "
-                                  "placeflow has no RaggedTensor: split each string (a scalar) separately.")
+    if tensor.shape is not None and len(tensor.shape) == 1:
+        from .ragged import split_rows
+        return split_rows(tensor, None if sep is None else _bytes(sep), maxsplit, name)
+    if tensor.shape is None or len(tensor.shape) != 0:
+        raise NotImplementedError("strings.split of a tensor of rank 2 or more (a RaggedTensor with two ragged "
+                                  "dimensions) is not implemented in placeflow; split a vector of strings.")
     return execute("StringSplitScalar", (tensor,), dtypes.string,
                    {"sep": None if sep is None else _bytes(sep), "maxsplit": int(maxsplit)}, name=name)
 

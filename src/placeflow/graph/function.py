@@ -268,9 +268,21 @@ class Function:
             with self._trace_lock(traced_key):
                 concrete = self._cache.get(traced_key)
                 if concrete is None:
-                    concrete = self._cache[traced_key] = self._trace(args, kwargs, shapes)
+                    concrete = self._cache[traced_key] = self._relaxed_or_exact(args, kwargs, shapes, key)
             self._cache[key] = concrete
         return concrete, tensors
+
+    def _relaxed_or_exact(self, args, kwargs, shapes, key):
+        """The trace with relaxed `shapes`; where placeflow needs a dimension known while building that the
+        relaxation left unknown (NotImplementedError naming it, e.g. a TensorArray's element shape in a Keras
+        LSTM when the last batch is smaller), the trace of this call's exact shapes instead."""
+        if shapes is None:
+            return self._trace(args, kwargs, None)
+        try:
+            return self._trace(args, kwargs, shapes)
+        except NotImplementedError:
+            exact = self._cache.get(key)
+            return exact if exact is not None else self._trace(args, kwargs, None)
 
     def _relaxed_shapes(self, leaves, structure):
         """reduce_retracing: the shapes to trace with, generalized (None) where calls of the same dtypes and

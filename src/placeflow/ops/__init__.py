@@ -3,7 +3,7 @@
 import warnings
 
 from . import (  # noqa: F401  (definitions)
-    array, collective, complex, control_flow, conv, conv3d, debug, io, spectral, graph_nodes, image, indexing, iterators, linalg, lookup, math,
+    array, collective, complex, control_flow, conv, conv3d, debug, io, ragged, spectral, graph_nodes, image, indexing, iterators, linalg, lookup, math,
     nn,
     random,
     sorting, state, strings,

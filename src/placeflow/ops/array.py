@@ -156,6 +156,21 @@ def _fill(xp, shape, dtype, value):
     return xp.full(shape, value, dtype=dtype.numpy_dtype)
 
 
+def _fill_dims_shape(shapes, attrs):
+    dims = shapes[0]
+    return None if dims is None or dims[0] is None else (None,) * int(dims[0])
+
+
+@define("_FillDims", {d.int32, d.int64}, shape=_fill_dims_shape, grad=NOT_DIFFERENTIABLE,
+        dtype=lambda dtype, attrs: attrs["dtype"])
+def _fill_dims(xp, dims, dtype, value):
+    """Fill whose shape is an input (known when the graph runs): TensorFlow's Fill, as tf.zeros(tf.shape(x))."""
+    shape = tuple(int(v) for v in (dims.get() if hasattr(dims, "get") else dims).reshape(-1))
+    if any(v < 0 for v in shape):
+        raise InvalidArgumentError(None, None, f"dims must be non-negative; got {list(shape)}")
+    return xp.full(shape, value, dtype=dtype.numpy_dtype)
+
+
 @define("Range", REAL_NUMBERS - {d.int8, d.int16, d.uint8, d.uint16}, shape=rules.range_length,
         grad=NOT_DIFFERENTIABLE)
 def _range(xp, start, limit, delta, dtype):
