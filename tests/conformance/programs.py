@@ -36,6 +36,16 @@ def isolated(case):
     return case
 
 
+def replicas(count):
+    """Run this case with `count` devices (logical CPUs under TensorFlow, in a fresh process; simulated GPUs
+    under placeflow) instead of two."""
+    def mark(case):
+        case.replicas = count
+        case.isolated = True
+        return case
+    return mark
+
+
 def _two_dense(tf):
     model = tf.keras.Sequential([tf.keras.Input(shape=(2,)), tf.keras.layers.Dense(2, activation="relu"),
                                  tf.keras.layers.Dense(1)])
@@ -4428,3 +4438,48 @@ def case_keras_program_text_model_with_text_vectorization_and_bidirectional_lstm
     """TextVectorization (split into a RaggedTensor, looked up, padded) feeding a bidirectional LSTM; the last
     batch is smaller, so the traced step is retraced with an unknown batch dimension."""
     return _text_model(tf)
+
+
+
+@replicas(4)
+def case_keras_fit_and_evaluate_logs_metrics_under_four_replicas(tf, env):
+    """The logged loss and metrics of a Keras fit under MirroredStrategy on four devices (2 examples each)."""
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(16, 3)).astype(np.float32)
+    y = (x @ np.array([[1.0], [-2.0], [0.5]], np.float32) > 0).astype(np.float32)
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(4, activation="tanh"),
+                                     tf.keras.layers.Dense(1, activation="sigmoid")])
+        model.set_weights([np.sin(np.arange(w.size, dtype=np.float32) + i).reshape(w.shape) * 0.5
+                           for i, w in enumerate(model.get_weights())])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.5), loss="binary_crossentropy",
+                      metrics=["accuracy", tf.keras.metrics.AUC(name="auc"), "mae"])
+    history = model.fit(x, y, batch_size=8, epochs=3, shuffle=False, verbose=0)
+    evaluated = model.evaluate(x, y, batch_size=8, verbose=0, return_dict=True)
+    return {"replicas": strategy.num_replicas_in_sync,
+            "history": {k: _rounded(v, 4) for k, v in sorted(history.history.items())},
+            "evaluate": {k: round(float(v), 4) for k, v in sorted(evaluated.items())}}
+
+
+@isolated  # the global mixed precision policy is process state
+def case_keras_mixed_precision_fit_under_mirrored_strategy(tf, env):
+    """Keras's LossScaleOptimizer under two replicas: its merge_call runs call_for_each_replica."""
+    keras = tf.keras
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        x = np.linspace(-1, 1, 32, dtype=np.float32).reshape(16, 2)
+        y = (x[:, :1] * 0.7 - x[:, 1:] * 0.2).astype(np.float32)
+        strategy = tf.distribute.MirroredStrategy(env.devices)
+        with strategy.scope():
+            model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(4, activation="relu"),
+                                      keras.layers.Dense(1, dtype="float32")])
+            model.set_weights([np.cos(np.arange(w.size, dtype=np.float32) + i).reshape(w.shape) * 0.5
+                               for i, w in enumerate(model.get_weights())])
+            model.compile(keras.optimizers.SGD(0.1), "mse")
+        history = model.fit(x, y, batch_size=8, epochs=3, shuffle=False, verbose=0)
+        return {"loss": _rounded(history.history["loss"], 4), "optimizer": type(model.optimizer).__name__,
+                "scale": float(model.optimizer.dynamic_scale.numpy()),
+                "weights": _rounded(np.concatenate([w.ravel() for w in model.get_weights()]), 3)}
+    finally:
+        keras.mixed_precision.set_global_policy("float32")

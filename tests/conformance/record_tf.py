@@ -37,13 +37,14 @@ cpu = tf.config.list_physical_devices("CPU")[0]
 tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
 env = types.SimpleNamespace(devices=["/cpu:0", "/cpu:1"])
 def run_isolated(name):
-    """One case in a fresh Python with TensorFlow set up as here."""
+    """One case in a fresh Python with TensorFlow set up as here (with the case's own device count, if any)."""
     import subprocess
+    count = getattr(harness.cases(programs)[name], "replicas", 2)
     code = ("import json, sys, types; sys.path.insert(0, %r); import tensorflow as tf; import programs; "
             "from harness import cases, outcome; cpu = tf.config.list_physical_devices('CPU')[0]; "
-            "tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2); "
-            "print(json.dumps(outcome(cases(programs)[%r], tf, types.SimpleNamespace(devices=['/cpu:0', '/cpu:1']))))"
-            % (str(pathlib.Path(__file__).parent), name))
+            "tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * %d); "
+            "print(json.dumps(outcome(cases(programs)[%r], tf, types.SimpleNamespace(devices=%r))))"
+            % (str(pathlib.Path(__file__).parent), count, name, [f"/cpu:{i}" for i in range(count)]))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 

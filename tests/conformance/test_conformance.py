@@ -31,8 +31,10 @@ def test_every_case_was_recorded():
 
 @pytest.mark.parametrize("name", sorted(RECORDED))
 def test_case_matches_tensorflow(name, make_context):
-    make_context(PLACEFLOW_SIMULATED_GPUS="2")
-    got = outcome(cases(programs)[name], tf, ENV)
+    count = getattr(cases(programs)[name], "replicas", 2)
+    make_context(PLACEFLOW_SIMULATED_GPUS=str(count))
+    env = ENV if count == 2 else types.SimpleNamespace(devices=[f"/gpu:{i}" for i in range(count)])
+    got = outcome(cases(programs)[name], tf, env)
     if name in DIVERGENCES:
         tensorflow, ours = DIVERGENCES[name]
         assert RECORDED[name] == tensorflow, f"{name}: TensorFlow now gives {RECORDED[name]}; update the divergence"

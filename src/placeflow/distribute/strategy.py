@@ -77,10 +77,9 @@ class StrategyExtended:
         return self._devices
 
     def call_for_each_replica(self, fn, args=(), kwargs=None):
-        """Not implemented in placeflow: run per-replica work with strategy.run from outside the step."""
-        raise NotImplementedError("StrategyExtended.call_for_each_replica is not implemented in placeflow (Keras's "
-                                  "LossScaleOptimizer, i.e. mixed precision, uses it under a strategy with several "
-                                  "replicas); use strategy.run, or one replica.")
+        """fn run once per replica, in that replica's context, with its parts of per-replica `args` (from a
+        cross-replica context such as a merge_call: Keras's LossScaleOptimizer); a PerReplica of the results."""
+        return self._strategy.run(fn, args=args, kwargs=kwargs)
 
     @contextlib.contextmanager
     def colocate_vars_with(self, colocate_with_variable):
