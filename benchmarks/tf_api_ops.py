@@ -1,0 +1,92 @@
+"""The TensorFlow API added for Keras's tests, against raw NumPy doing the same work in the same run.
+
+    PYTHONPATH=src python3 benchmarks/tf_api_ops.py
+
+Each row times one op on the host, eagerly and inside a placeflow.function, against the NumPy call(s) that
+compute the same values (the ratio is placeflow's time over NumPy's; medians of repeated samples):
+rfft and stft of audio-sized signals, a 3-D convolution with its im2col written in NumPy, the string hash
+buckets (FarmHash Fingerprint64 in pure Python: the NumPy column is Python's own `hash`, for scale only), and
+a RaggedTensor split and pad of a batch of sentences against Python's str.split and a NumPy fill.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import timeit
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+os.environ.setdefault("PLACEFLOW_DISABLE_CUDA", "1")
+
+
+def per_call_us(fn, number: int, repeat: int = 9) -> float:
+    """Median over `repeat` samples of the mean time of `number` calls, in microseconds."""
+    fn()
+    return statistics.median(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+
+
+def _stft_numpy(np, signal, frame_length, frame_step, fft_length):
+    frames = 1 + (signal.shape[-1] - frame_length) // frame_step
+    index = np.arange(frames)[:, None] * frame_step + np.arange(frame_length)[None, :]
+    window = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(frame_length) / frame_length)).astype(np.float32)
+    return np.fft.rfft(signal[..., index] * window, fft_length)
+
+
+def _conv3d_numpy(np, x, w):
+    windows = np.lib.stride_tricks.sliding_window_view(x, w.shape[:3], axis=(1, 2, 3))
+    n, d, h, wd = windows.shape[:4]
+    rows = windows.transpose(0, 1, 2, 3, 5, 6, 7, 4).reshape(n * d * h * wd, -1)
+    return (rows @ w.reshape(-1, w.shape[-1])).reshape(n, d, h, wd, w.shape[-1])
+
+
+def rows():
+    import numpy as np
+
+    import placeflow as tf
+    rng = np.random.default_rng(0)
+    audio = rng.standard_normal((8, 16000)).astype(np.float32)
+    volume = rng.standard_normal((2, 16, 16, 16, 8)).astype(np.float32)
+    kernel = rng.standard_normal((3, 3, 3, 8, 16)).astype(np.float32)
+    words = np.array([" ".join(f"w{(i * 7 + j) % 97}" for j in range(i % 12 + 1)) for i in range(256)])
+    audio_t, volume_t, kernel_t, words_t = (tf.constant(v) for v in (audio, volume, kernel, words))
+
+    rfft_traced = tf.function(lambda x: tf.signal.rfft(x))
+    stft_traced = tf.function(lambda x: tf.signal.stft(x, 400, 160, 512))
+    conv_traced = tf.function(lambda x, w: tf.nn.conv3d(x, w, [1, 1, 1, 1, 1], "VALID"))
+    hash_traced = tf.function(lambda s: tf.strings.to_hash_bucket_fast(s, 1000))
+    split_traced = tf.function(lambda s: tf.strings.split(s).to_tensor(shape=[None, 12]))
+
+    def split_numpy():
+        parts = [s.split() for s in words]
+        out = np.full((len(parts), 12), "", dtype=object)
+        for i, row in enumerate(parts):
+            out[i, :len(row)] = row[:12]
+        return out
+
+    return [
+        ("rfft 8 x 16000", lambda: np.fft.rfft(audio), lambda: tf.signal.rfft(audio_t),
+         lambda: rfft_traced(audio_t), 200),
+        ("stft 8 x 16000 (400/160/512)", lambda: _stft_numpy(np, audio, 400, 160, 512),
+         lambda: tf.signal.stft(audio_t, 400, 160, 512), lambda: stft_traced(audio_t), 50),
+        ("conv3d 2x16^3x8 * 3^3x8x16", lambda: _conv3d_numpy(np, volume, kernel),
+         lambda: tf.nn.conv3d(volume_t, kernel_t, [1, 1, 1, 1, 1], "VALID"), lambda: conv_traced(volume_t, kernel_t),
+         10),
+        ("to_hash_bucket_fast 256 words*", lambda: [hash(s) % 1000 for s in words],
+         lambda: tf.strings.to_hash_bucket_fast(words_t, 1000), lambda: hash_traced(words_t), 50),
+        ("split + pad 256 sentences", split_numpy, lambda: tf.strings.split(words_t).to_tensor(shape=[None, 12]),
+         lambda: split_traced(words_t), 50),
+    ]
+
+
+def main() -> None:
+    print(f"{'op':32s} {'NumPy us':>10s} {'eager us':>10s} {'function us':>12s} {'eager/np':>9s} {'fn/np':>7s}")
+    for name, numpy_fn, eager_fn, traced_fn, number in rows():
+        base, eager, traced = (per_call_us(fn, number) for fn in (numpy_fn, eager_fn, traced_fn))
+        print(f"{name:32s} {base:10.1f} {eager:10.1f} {traced:12.1f} {eager / base:9.2f} {traced / base:7.2f}")
+    print("* the NumPy column of the hash row is Python's built-in hash (a different, C-speed hash): scale only")
+
+
+if __name__ == "__main__":
+    main()
