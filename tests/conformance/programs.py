@@ -4483,3 +4483,20 @@ def case_keras_mixed_precision_fit_under_mirrored_strategy(tf, env):
                 "weights": _rounded(np.concatenate([w.ravel() for w in model.get_weights()]), 3)}
     finally:
         keras.mixed_precision.set_global_policy("float32")
+
+
+def case_embedding_adam_fit_under_mirrored_strategy_gathers_indexed_slices(tf, env):
+    """Embedding gradients (IndexedSlices) are all-gathered across replicas, so Adam's update of each row is
+    TF's (a dense all-reduce squares the summed rows instead)."""
+    keras = tf.keras
+    x = np.array([[1, 2, 2], [0, 3, 1], [2, 2, 4], [4, 0, 1]], np.int32)
+    y = np.array([[1.0], [0.0], [1.0], [0.0]], np.float32)
+    strategy = tf.distribute.MirroredStrategy(env.devices)
+    with strategy.scope():
+        model = keras.Sequential([keras.Input((3,), dtype="int32"), keras.layers.Embedding(5, 3),
+                                  keras.layers.GlobalAveragePooling1D(), keras.layers.Dense(1)])
+        model.set_weights([np.sin(np.arange(w.size, dtype=np.float32) + i).reshape(w.shape) * 0.5
+                           for i, w in enumerate(model.get_weights())])
+        model.compile(keras.optimizers.Adam(0.1), "mse")
+    history = model.fit(x, y, batch_size=4, epochs=3, shuffle=False, verbose=0)
+    return {"loss": _rounded(history.history["loss"], 5), "embedding": _rounded(model.get_weights()[0], 4)}

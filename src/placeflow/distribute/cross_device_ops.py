@@ -50,8 +50,14 @@ class CrossDeviceOps:
         if all(len(local_results(v)) == 1 and destination_devices(d) == [getattr(local_results(v)[0], "device", None)]
                for v, d in pairs):
             return [local_results(v)[0] for v, _ in pairs]  # one replica: nothing to reduce
+        from ..ops.indexed_slices import IndexedSlices
+        sliced = [isinstance(local_results(v)[0], IndexedSlices) for v, _ in pairs]
         with name_scope("allreduce"):
-            return self._batch_reduce(reduce_op, pairs)
+            dense = self._batch_reduce(reduce_op, [p for p, s in zip(pairs, sliced) if not s]) \
+                if not all(sliced) else []
+            gathered = [_gather_slices(reduce_op, v, d) for (v, d), s in zip(pairs, sliced) if s]
+        dense, gathered = iter(dense), iter(gathered)
+        return [next(gathered) if s else next(dense) for s in sliced]
 
     def broadcast(self, tensor, destinations):
         """`tensor` copied to every destination device."""
@@ -138,6 +144,23 @@ def _first_parts(pairs):
 
 def _divide(total, count):
     return math_ops.divide(total, math_ops.cast(count, total.dtype)) if count > 1 else total
+
+
+def _gather_slices(reduce_op, value, destinations):
+    """The reduction of per-replica IndexedSlices, as TensorFlow does it: every replica's slices gathered (the
+    rows of the sum; divided by the replicas for MEAN), an IndexedSlices on each destination device."""
+    from ..ops.indexed_slices import IndexedSlices
+    parts = list(local_results(value))
+    targets = destination_devices(destinations)
+    results = []
+    for target in targets:
+        with device_scope(target):
+            values = array_ops.concat([math_ops.identity(p.values) for p in parts], 0)
+            if reduce_op == ReduceOp.MEAN:
+                values = _divide(values, len(parts))
+            indices = array_ops.concat([math_ops.identity(p.indices) for p in parts], 0)
+        results.append(IndexedSlices(values, indices, parts[0].dense_shape))
+    return _mirrored(results)
 
 
 def _copies(tensor, targets) -> list:

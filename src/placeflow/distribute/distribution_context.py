@@ -172,15 +172,23 @@ class ReplicaContext:
         upstream gradient (as TensorFlow's)."""
         from ..api.custom_gradient import custom_gradient
         from ..framework.nest import flatten, pack_as
-        from ..ops.indexed_slices import IndexedSlices, densify
+        from ..ops.indexed_slices import IndexedSlices
         if self._coordinator is None and self._strategy.num_replicas_in_sync == 1:
             return value  # one replica: the sum and the mean are the value (IndexedSlices stay IndexedSlices)
-        if any(isinstance(v, IndexedSlices) for v in flatten(value)):
-            # TF all-gathers IndexedSlices; placeflow reduces them dense (the same sum: docs/divergences.md)
-            value = pack_as(value, [densify(v) for v in flatten(value)])
-
         def merge(strategy, *per_replica):
             return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in per_replica])
+
+        leaves = flatten(value)
+        if any(isinstance(v, IndexedSlices) for v in leaves):
+            # IndexedSlices are all-gathered (as TF does: the gathered rows are the sum), outside the
+            # differentiable path below (a reduction of gradients is not itself differentiated)
+            slices = [i for i, v in enumerate(leaves) if isinstance(v, IndexedSlices)]
+            gathered = list(self.merge_call(merge, args=[leaves[i] for i in slices]))
+            rest = [v for v in leaves if not isinstance(v, IndexedSlices)]
+            reduced = iter(self.all_reduce(reduce_op, rest) if rest else [])
+            by_position = dict(zip(slices, gathered))
+            return pack_as(value, [by_position[i] if i in by_position else next(reduced)
+                                   for i in range(len(leaves))])
 
         @custom_gradient
         def reduce(*tensors):
