@@ -40,6 +40,7 @@ record-tf:
 	$(TF_VENV)/bin/python tests/memory/record_tf_memory.py
 	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/summary/record_tf_reads.py
 	$(TF_VENV)/bin/python tests/api/record_tf_api.py
+	PYTHONPATH=src $(TF_VENV)/bin/python tests/data/record_tf_tfrecords.py
 
 # Re-record tests/keras/fixtures (Keras 3's files and numbers) and check that Keras reads placeflow's files.
 record-keras:

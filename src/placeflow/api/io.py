@@ -1,6 +1,6 @@
-"""placeflow.io: reading and writing files (read_file, write_file) and tf.io.gfile. TensorFlow's record and
-example formats (TFRecord, tf.train.Example, parse_example, serialize_tensor) are not here yet: they are
-refused by name (framework/tf_api.py)."""
+"""placeflow.io: reading and writing files (read_file, write_file), tf.io.gfile, and TFRecord files
+(TFRecordWriter, TFRecordOptions; tf.data.TFRecordDataset reads them). tf.train.Example and its parsing
+(parse_example, serialize_tensor) are not here yet: they are refused by name (framework/tf_api.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
 from ..framework import dtypes
 from . import gfile  # noqa: F401 - tf.io.gfile
+from ..data.tfrecord import TFRecordOptions, TFRecordWriter  # noqa: F401
 
 
 def _string(value, what: str):

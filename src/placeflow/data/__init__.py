@@ -4,3 +4,4 @@ from . import experimental  # noqa: F401
 from .dataset import AUTOTUNE, Dataset  # noqa: F401
 from .iterator import Iterator  # noqa: F401
 from .options import Options  # noqa: F401
+from .tfrecord import tfrecord_dataset as TFRecordDataset  # noqa: F401,N812 - TensorFlow's name

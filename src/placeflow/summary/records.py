@@ -23,8 +23,20 @@ def _crc32c_table() -> list:
 _TABLE = _crc32c_table()
 
 
+try:
+    from google_crc32c import value as _fast_crc32c  # Google's C implementation (a dependency): ~300x faster
+except ImportError:  # pragma: no cover - e.g. a machine running from src/ without the dependencies
+    _fast_crc32c = None
+
+
 def crc32c(data: bytes) -> int:
-    """CRC-32C (Castagnoli) of `data`."""
+    """CRC-32C (Castagnoli) of `data` (google-crc32c when installed, else the table below)."""
+    if _fast_crc32c is not None:
+        return _fast_crc32c(bytes(data))
+    return _table_crc32c(data)
+
+
+def _table_crc32c(data: bytes) -> int:
     crc = 0xFFFFFFFF
     for byte in data:
         crc = _TABLE[(crc ^ byte) & 0xFF] ^ (crc >> 8)
