@@ -47,7 +47,7 @@ def timed(python: str, lib: str) -> tuple:
 
 
 def raw_baseline() -> tuple:
-    from placeflow.summary.records import record
+    from placeflow.framework.record_framing import record
     records = [bytes([i % 251]) * SIZE for i in range(COUNT)]
     path = os.path.join(tempfile.mkdtemp(), "raw.bin")
     start = time.perf_counter()

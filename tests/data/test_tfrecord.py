@@ -64,7 +64,7 @@ def test_corrupted_and_truncated_records_are_data_loss(tmp_path):
 def test_the_crc_fallback_equals_google_crc32c():
     import numpy as np
 
-    from placeflow.summary import records
+    from placeflow.framework import record_framing as records
     data = np.random.default_rng(0).integers(0, 256, size=4096, dtype=np.uint8).tobytes()
     assert records._table_crc32c(b"123456789") == 0xE3069283  # the check value of CRC-32C
     assert records._table_crc32c(data) == records.crc32c(data)

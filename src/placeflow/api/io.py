@@ -8,7 +8,7 @@ from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
 from ..framework import dtypes
 from . import gfile  # noqa: F401 - tf.io.gfile
-from ..data.tfrecord import TFRecordOptions, TFRecordWriter  # noqa: F401
+from .tfrecord import TFRecordOptions, TFRecordWriter  # noqa: F401
 
 
 def _string(value, what: str):
