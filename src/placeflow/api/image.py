@@ -180,4 +180,15 @@ def _channels(x):
     return unstack(x, axis=-1)
 
 
-__all__ = ["ResizeMethod", "hsv_to_rgb", "resize", "rgb_to_hsv"]
+from .image_ops import (  # noqa: E402,F401 - tf.image's geometry, dtype, colour and quality functions
+    adjust_brightness, adjust_contrast, adjust_gamma, central_crop, convert_image_dtype, crop_to_bounding_box,
+    flip_left_right, flip_up_down, grayscale_to_rgb, image_gradients, pad_to_bounding_box, per_image_standardization,
+    psnr, resize_with_crop_or_pad, rgb_to_grayscale, rgb_to_yiq, rgb_to_yuv, rot90, sobel_edges, total_variation,
+    transpose, yiq_to_rgb, yuv_to_rgb,
+)
+
+__all__ = ["ResizeMethod", "hsv_to_rgb", "resize", "rgb_to_hsv", "adjust_brightness", "adjust_contrast",
+           "adjust_gamma", "central_crop", "convert_image_dtype", "crop_to_bounding_box", "flip_left_right",
+           "flip_up_down", "grayscale_to_rgb", "image_gradients", "pad_to_bounding_box", "per_image_standardization",
+           "psnr", "resize_with_crop_or_pad", "rgb_to_grayscale", "rgb_to_yiq", "rgb_to_yuv", "rot90", "sobel_edges",
+           "total_variation", "transpose", "yiq_to_rgb", "yuv_to_rgb"]
