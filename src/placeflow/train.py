@@ -11,6 +11,7 @@ from .framework import graph_mode
 from .graph import v1_train
 from .graph.saver import Saver, latest_checkpoint  # noqa: F401
 from .graph.v1_train import get_or_create_global_step  # noqa: F401
+from .api.example_proto import BytesList, Example, Feature, Features, FloatList, Int64List  # noqa: E402,F401
 
 
 def _building_tf1_graph() -> bool:

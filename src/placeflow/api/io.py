@@ -1,6 +1,6 @@
 """placeflow.io: reading and writing files (read_file, write_file), tf.io.gfile, and TFRecord files
-(TFRecordWriter, TFRecordOptions; tf.data.TFRecordDataset reads them). tf.train.Example and its parsing
-(parse_example, serialize_tensor) are not here yet: they are refused by name (framework/tf_api.py)."""
+(TFRecordWriter, TFRecordOptions; tf.data.TFRecordDataset reads them), and the parsing of tf.train.Example
+records (parse_single_example, parse_example with FixedLenFeature and VarLenFeature)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from ..eager.execute import execute
 from ..framework import dtypes
 from . import gfile  # noqa: F401 - tf.io.gfile
 from .tfrecord import TFRecordOptions, TFRecordWriter  # noqa: F401
+from .example_proto import FixedLenFeature, VarLenFeature, parse_example, parse_single_example  # noqa: F401
 
 
 def _string(value, what: str):

@@ -11,35 +11,7 @@ import numpy as np
 from ..framework.record_framing import crc32c, masked_crc, record  # noqa: F401 - also used here
 
 
-# -- protobuf wire format ---------------------------------------------------------------------------------------
-
-def _varint(value: int) -> bytes:
-    value &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def field_varint(number: int, value: int) -> bytes:
-    """A varint field (int32, int64, enum, bool)."""
-    return _varint(number << 3) + _varint(int(value))
-
-
-def field_bytes(number: int, value) -> bytes:
-    """A length-delimited field (string, bytes, submessage)."""
-    data = value.encode("utf-8") if isinstance(value, str) else bytes(value)
-    return _varint((number << 3) | 2) + _varint(len(data)) + data
-
-
-def field_double(number: int, value: float) -> bytes:
-    """A 64-bit float field."""
-    return _varint((number << 3) | 1) + struct.pack("<d", float(value))
+from ..framework.protobuf_wire import _varint, field_bytes, field_double, field_varint  # noqa: E402,F401
 
 
 # -- the messages ---------------------------------------------------------------------------------------------------
