@@ -22,7 +22,8 @@ from .api.array_ops import (  # noqa: F401
 from .eager.convert import constant, convert_to_tensor  # noqa: F401
 from .api.indexing import (  # noqa: F401
     boolean_mask, broadcast_to, gather, gather_nd, meshgrid, newaxis, pad, rank, reverse, scatter_nd, shape_n, size,
-    slice, tensor_scatter_nd_add, tensor_scatter_nd_update, unique, unique_with_counts, unstack,
+    slice, tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scatter_nd_update, unique,
+    unique_with_counts, unstack,
 )
 from .api.clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
 from .api.division_ops import truediv, truncatediv, truncatemod  # noqa: F401

@@ -4337,6 +4337,11 @@ _in_every_mode("case_api_", {
     "space_to_depth": lambda tf: tf.nn.space_to_depth(tf.reshape(tf.range(32.0), [1, 4, 4, 2]), 2),
     "depth_to_space_indivisible": lambda tf: tf.nn.depth_to_space(tf.ones([1, 2, 2, 6]), 2),
     "inside_function": lambda tf: tf.constant(tf.inside_function()),
+    "tensor_scatter_nd_max": lambda tf: tf.tensor_scatter_nd_max([1.0, 5.0, 3.0, 0.0], [[0], [1], [1], [3]],
+                                                                 [4.0, 2.0, 7.0, -1.0]),
+    "tensor_scatter_nd_min_2d": lambda tf: tf.tensor_scatter_nd_min(tf.ones([2, 2], tf.int32), [[0, 1], [1, 0]],
+                                                                    [-3, 5]),
+    "tensor_scatter_nd_max_out_of_range": lambda tf: tf.tensor_scatter_nd_max(tf.zeros([3]), [[5]], [1.0]),
 })
 
 
@@ -4503,14 +4508,14 @@ def case_embedding_adam_fit_under_mirrored_strategy_gathers_indexed_slices(tf, e
 
 
 # -- tf.image geometry, dtypes, colours and quality (issue 28), eagerly, traced and in a Session -------------------
-_IMG = [[[0.1, 0.5, 0.9], [0.2, 0.4, 0.6], [0.3, 0.8, 0.05]], [[0.7, 0.2, 0.4], [0.95, 0.05, 0.5], [0.6, 0.6, 0.6]]]
+_RGB_2X3 = [[[0.1, 0.5, 0.9], [0.2, 0.4, 0.6], [0.3, 0.8, 0.05]], [[0.7, 0.2, 0.4], [0.95, 0.05, 0.5], [0.6, 0.6, 0.6]]]
 _in_every_mode("case_image_", {
-    "flip_left_right": lambda tf: tf.image.flip_left_right(tf.constant(_IMG)),
-    "flip_up_down_batch": lambda tf: tf.image.flip_up_down(tf.constant([_IMG])),
-    "transpose": lambda tf: tf.image.transpose(tf.constant(_IMG)),
-    "rot90_k1": lambda tf: tf.image.rot90(tf.constant(_IMG)),
-    "rot90_k2_batch": lambda tf: tf.image.rot90(tf.constant([_IMG]), k=2),
-    "rot90_k3": lambda tf: tf.image.rot90(tf.constant(_IMG), k=3),
+    "flip_left_right": lambda tf: tf.image.flip_left_right(tf.constant(_RGB_2X3)),
+    "flip_up_down_batch": lambda tf: tf.image.flip_up_down(tf.constant([_RGB_2X3])),
+    "transpose": lambda tf: tf.image.transpose(tf.constant(_RGB_2X3)),
+    "rot90_k1": lambda tf: tf.image.rot90(tf.constant(_RGB_2X3)),
+    "rot90_k2_batch": lambda tf: tf.image.rot90(tf.constant([_RGB_2X3]), k=2),
+    "rot90_k3": lambda tf: tf.image.rot90(tf.constant(_RGB_2X3), k=3),
     "crop_to_bounding_box": lambda tf: tf.image.crop_to_bounding_box(tf.reshape(tf.range(48.0), [4, 4, 3]), 1, 2, 2, 2),
     "crop_to_bounding_box_too_big": lambda tf: tf.image.crop_to_bounding_box(tf.ones([4, 4, 3]), 3, 0, 2, 2),
     "pad_to_bounding_box": lambda tf: tf.image.pad_to_bounding_box(tf.ones([2, 2, 1]), 1, 2, 4, 5),
@@ -4526,23 +4531,23 @@ _in_every_mode("case_image_", {
     "convert_uint8_to_int16": lambda tf: tf.image.convert_image_dtype(tf.constant([[[1, 128, 255]]], tf.uint8),
                                                                       tf.int16),
     "convert_int32_to_uint8": lambda tf: tf.image.convert_image_dtype(tf.constant([[[2 ** 30, 2 ** 24]]]), tf.uint8),
-    "adjust_brightness": lambda tf: tf.image.adjust_brightness(tf.constant(_IMG), 0.2),
+    "adjust_brightness": lambda tf: tf.image.adjust_brightness(tf.constant(_RGB_2X3), 0.2),
     "adjust_brightness_uint8": lambda tf: tf.image.adjust_brightness(tf.constant([[[10, 200, 250]]], tf.uint8), 0.1),
-    "adjust_contrast": lambda tf: tf.image.adjust_contrast(tf.constant(_IMG), 1.7),
-    "adjust_gamma": lambda tf: tf.image.adjust_gamma(tf.constant(_IMG), 2.2, 0.9),
-    "rgb_to_grayscale": lambda tf: tf.image.rgb_to_grayscale(tf.constant(_IMG)),
+    "adjust_contrast": lambda tf: tf.image.adjust_contrast(tf.constant(_RGB_2X3), 1.7),
+    "adjust_gamma": lambda tf: tf.image.adjust_gamma(tf.constant(_RGB_2X3), 2.2, 0.9),
+    "rgb_to_grayscale": lambda tf: tf.image.rgb_to_grayscale(tf.constant(_RGB_2X3)),
     "rgb_to_grayscale_uint8": lambda tf: tf.image.rgb_to_grayscale(tf.constant([[[10, 200, 250]]], tf.uint8)),
     "grayscale_to_rgb": lambda tf: tf.image.grayscale_to_rgb(tf.constant([[[0.5], [0.25]]])),
-    "rgb_to_yiq": lambda tf: tf.image.rgb_to_yiq(tf.constant(_IMG)),
-    "yiq_to_rgb": lambda tf: tf.image.yiq_to_rgb(tf.constant(_IMG)),
-    "rgb_to_yuv": lambda tf: tf.image.rgb_to_yuv(tf.constant(_IMG)),
-    "yuv_to_rgb": lambda tf: tf.image.yuv_to_rgb(tf.constant(_IMG)),
-    "per_image_standardization": lambda tf: tf.image.per_image_standardization(tf.constant(_IMG)),
+    "rgb_to_yiq": lambda tf: tf.image.rgb_to_yiq(tf.constant(_RGB_2X3)),
+    "yiq_to_rgb": lambda tf: tf.image.yiq_to_rgb(tf.constant(_RGB_2X3)),
+    "rgb_to_yuv": lambda tf: tf.image.rgb_to_yuv(tf.constant(_RGB_2X3)),
+    "yuv_to_rgb": lambda tf: tf.image.yuv_to_rgb(tf.constant(_RGB_2X3)),
+    "per_image_standardization": lambda tf: tf.image.per_image_standardization(tf.constant(_RGB_2X3)),
     "per_image_standardization_uint8": lambda tf: tf.image.per_image_standardization(
         tf.constant([[[10, 200, 250], [0, 0, 0]]], tf.uint8)),
-    "image_gradients": lambda tf: tf.stack(tf.image.image_gradients(tf.constant([_IMG]))),
-    "total_variation": lambda tf: tf.image.total_variation(tf.constant(_IMG)),
-    "total_variation_batch": lambda tf: tf.image.total_variation(tf.constant([_IMG, _IMG])),
-    "psnr": lambda tf: tf.image.psnr(tf.constant(_IMG), tf.constant(_IMG) * 0.9, max_val=1.0),
+    "image_gradients": lambda tf: tf.stack(tf.image.image_gradients(tf.constant([_RGB_2X3]))),
+    "total_variation": lambda tf: tf.image.total_variation(tf.constant(_RGB_2X3)),
+    "total_variation_batch": lambda tf: tf.image.total_variation(tf.constant([_RGB_2X3, _RGB_2X3])),
+    "psnr": lambda tf: tf.image.psnr(tf.constant(_RGB_2X3), tf.constant(_RGB_2X3) * 0.9, max_val=1.0),
     "sobel_edges": lambda tf: tf.image.sobel_edges(tf.reshape(tf.range(32.0), [1, 4, 4, 2])),
 })

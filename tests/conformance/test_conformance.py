@@ -60,3 +60,5 @@ def test_no_helper_of_the_programs_shadows_another():
     source = pathlib.Path(__file__).with_name("programs.py").read_text()
     counts = collections.Counter(re.findall(r"^def (\w+)\(", source, re.M))
     assert [name for name, count in counts.items() if count > 1] == []
+    constants = collections.Counter(re.findall(r"^(_[A-Z][A-Z0-9_]*) = ", source, re.M))  # module-level data
+    assert [name for name, count in constants.items() if count > 1] == [], "a later constant changes earlier cases"

@@ -88,6 +88,22 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     return execute("TensorScatterAdd", (tensor, indices, updates), tensor.dtype, name=name)
 
 
+def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+    """A copy of `tensor` with each element at `indices` the maximum of it and its updates (TensorScatterMax)."""
+    tensor = convert_to_tensor(tensor)
+    updates = convert_to_tensor(updates, dtype=tensor.dtype)
+    return execute("TensorScatterMax", (tensor, _indices(indices, "TensorScatterMax"), updates), tensor.dtype,
+                   name=name)
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+    """A copy of `tensor` with each element at `indices` the minimum of it and its updates (TensorScatterMin)."""
+    tensor = convert_to_tensor(tensor)
+    updates = convert_to_tensor(updates, dtype=tensor.dtype)
+    return execute("TensorScatterMin", (tensor, _indices(indices, "TensorScatterMin"), updates), tensor.dtype,
+                   name=name)
+
+
 def boolean_mask(tensor, mask, axis=None, name=None):
     """The entries of `tensor` where `mask` (a bool tensor over dimensions axis..axis+k) is True."""
     from .math_ops import where

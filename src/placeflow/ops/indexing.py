@@ -11,7 +11,7 @@ from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, reduce_to, reshape, shape_of, zeros_like
 from .indexed_slices import IndexedSlices
-from .registry import ANY, NOT_DIFFERENTIABLE, NUMBERS, define
+from .registry import ANY, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define, no_gradient_yet
 
 INDEX_TYPES = frozenset({d.int32, d.int64})
 
@@ -141,6 +141,25 @@ def _tensor_scatter_add(xp, tensor, indices, updates):
     out = tensor.copy()
     _add_at(xp, out, _nd_index(indices), updates)
     return out
+
+
+def _scatter_extreme(name, reducer):
+    def kernel(xp, tensor, indices, updates):
+        """A copy of `tensor` with each indexed element replaced by its max (min) with its updates."""
+        for i in range(indices.shape[-1]):
+            _check_range(xp, indices[..., i], tensor.shape[i], f"indices[...,{i}]")
+        out = tensor.copy()
+        if xp.__name__ == "numpy":
+            getattr(np, reducer).at(out, _nd_index(indices), updates)
+        else:
+            import cupyx
+            getattr(cupyx, f"scatter_{reducer[:3]}")(out, _nd_index(indices), updates)
+        return out
+    define(name, REAL_NUMBERS, shape=lambda shapes, attrs: shapes[0], grad=no_gradient_yet(name))(kernel)
+
+
+_scatter_extreme("TensorScatterMax", "maximum")
+_scatter_extreme("TensorScatterMin", "minimum")
 
 
 # -- reverse, pad, broadcast_to, slice, unstack ----------------------------------------------------------------
