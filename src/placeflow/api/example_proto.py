@@ -299,8 +299,8 @@ def parse_single_example(serialized, features, example_names=None, name=None):
         if isinstance(spec, FixedLenFeature):
             out[key] = convert_to_tensor(row, dtype=dtype)
         else:
-            out[key] = SparseTensor(np.arange(len(row), dtype=np.int64).reshape(-1, 1), convert_to_tensor(row, dtype=dtype)
-                                    if len(row) else _empty(dtype), [len(row)])
+            values = convert_to_tensor(row, dtype=dtype) if len(row) else _empty(dtype)
+            out[key] = SparseTensor(np.arange(len(row), dtype=np.int64).reshape(-1, 1), values, [len(row)])
     return out
 
 

@@ -3,10 +3,8 @@
 import warnings
 
 from . import (  # noqa: F401  (definitions)
-    array, collective, complex, control_flow, conv, conv3d, debug, io, ragged, spectral, graph_nodes, image, indexing, iterators, linalg, lookup, math,
-    nn,
-    random,
-    sorting, state, strings,
+    array, collective, complex, control_flow, conv, conv3d, debug, graph_nodes, image, indexing, io, iterators,
+    linalg, lookup, math, nn, ragged, random, sorting, spectral, state, strings,
 )
 from .registry import find_kernel, list_kernels, op_def, registered_ops  # noqa: F401
 

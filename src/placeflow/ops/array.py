@@ -8,8 +8,8 @@ from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from . import shape_rules as rules
 from .emit import concat, emit, reduce_sum, reshape, shape_of, split, transpose
-from .registry import (ALL, ANY, CHEAP, NARROW, COMPLEX, FLOATS, INTS, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define,
-                       presize_from_attrs, presize_like_input)
+from .registry import (ALL, ANY, CHEAP, COMPLEX, FLOATS, INTS, NARROW, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS,
+                       define, presize_from_attrs, presize_like_input)
 
 
 @define("_EagerConst", ANY | NARROW, shape=rules.same, grad=NOT_DIFFERENTIABLE)

@@ -34,7 +34,9 @@ define("Imag", COMPLEX, shape=rules.same, dtype=_part_dtype, complex_convention=
        grad=lambda e, g: [_complex(g * 0.0, g)])(lambda xp, a: xp.imag(a).copy())
 define("Conj", COMPLEX, shape=rules.same, complex_convention=True, grad=lambda e, g: [emit("Conj", (g,), g.dtype)])(
     lambda xp, a: xp.conj(a))
-define("Angle", COMPLEX, shape=rules.same, dtype=_part_dtype, complex_convention=True, grad=no_gradient_yet("Angle"))(
+define("Angle", COMPLEX, shape=rules.same, dtype=_part_dtype, complex_convention=True,
+       grad=no_gradient_yet("Angle"))(
     lambda xp, a: xp.angle(a).astype(xp.real(a).dtype, copy=False))
-define("ComplexAbs", COMPLEX, shape=rules.same, dtype=_part_dtype, complex_convention=True, grad=no_gradient_yet("ComplexAbs"))(
+define("ComplexAbs", COMPLEX, shape=rules.same, dtype=_part_dtype, complex_convention=True,
+       grad=no_gradient_yet("ComplexAbs"))(
     lambda xp, a: xp.abs(a).astype(xp.real(a).dtype, copy=False))

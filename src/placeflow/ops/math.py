@@ -10,7 +10,7 @@ from ..framework.errors import InternalError, InvalidArgumentError, Unimplemente
 from . import shape_rules as rules
 from .emit import (binary, cast, compare, emit, matmul, negative, ones_like, reduce_mean, reduce_sum,
                    reduce_to, reshape, shape_of, where, zeros_like)
-from .registry import (ALL, CHEAP, COMPLEX, NARROW, FLOATS, HEAVY, INTS, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS,
+from .registry import (ALL, CHEAP, COMPLEX, FLOATS, HEAVY, INTS, NARROW, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS,
                        SIGNED_INTS, bool_output, define)
 
 INEXACT = FLOATS | COMPLEX
@@ -180,7 +180,8 @@ _unary("Sqrt", lambda xp, a: xp.sqrt(a), INEXACT, lambda e, g: [g * 0.5 / e.outp
 _unary("Rsqrt", lambda xp, a: 1 / xp.sqrt(a), FLOATS, lambda e, g: [g * -0.5 * e.outputs[0] * e.outputs[0] * e.outputs[0]])
 define("Reciprocal", INEXACT, shape=rules.same, grad=lambda e, g: [negative(g) * e.outputs[0] * e.outputs[0]],
        allowed=INEXACT | SIGNED_INTS)(lambda xp, a: 1 / a)  # TF admits signed integers; no kernel for them here
-define("Identity", ALL | NARROW, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP, grad_reads=SHAPES_ONLY)(lambda xp, a: a)
+define("Identity", ALL | NARROW, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP,
+       grad_reads=SHAPES_ONLY)(lambda xp, a: a)
 define("StopGradient", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, cost=CHEAP)(lambda xp, a: a)
 _unary("Floor", lambda xp, a: xp.floor(a), FLOATS, ufunc="floor")   # TensorFlow: no gradient for Floor, Ceil, Round
 _unary("Ceil", lambda xp, a: xp.ceil(a), FLOATS, ufunc="ceil")
@@ -361,7 +362,8 @@ def _cast_grad(e, g):
     return [cast(g, x.dtype)]
 
 
-@define("Cast", ALL | NARROW, gpu=(), shape=rules.same, grad=_cast_grad, foldable=True, grad_reads=SHAPES_ONLY)  # seed 002: CPU kernel only
+@define("Cast", ALL | NARROW, gpu=(), shape=rules.same, grad=_cast_grad, foldable=True,  # seed 002: CPU kernel only
+        grad_reads=SHAPES_ONLY)
 def _cast(xp, a, dtype):
     if dtype.numpy_dtype.kind == "O":
         raise UnimplementedError(None, None, (
