@@ -144,7 +144,7 @@ def rename(src, dst, overwrite=False) -> None:
     """Rename src to dst (AlreadyExistsError if dst exists and not overwrite)."""
     source, target = _local(src), _local(dst)
     if os.path.exists(target) and not overwrite:
-        raise errors.AlreadyExistsError(None, None, f"file already exists")
+        raise errors.AlreadyExistsError(None, None, "file already exists")
     if not os.path.exists(source):
         raise _not_found(source)
     os.replace(source, target)
@@ -154,7 +154,7 @@ def copy(src, dst, overwrite=False) -> None:
     """Copy the file src to dst (AlreadyExistsError if dst exists and not overwrite)."""
     source, target = _local(src), _local(dst)
     if os.path.exists(target) and not overwrite:
-        raise errors.AlreadyExistsError(None, None, f"file already exists")
+        raise errors.AlreadyExistsError(None, None, "file already exists")
     if not os.path.exists(source):
         raise _not_found(source)
     shutil.copyfile(source, target)

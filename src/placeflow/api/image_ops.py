@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..eager.convert import convert_to_tensor
-from ..framework import dtypes, errors
+from ..framework import dtypes
 from . import array_ops, indexing, math_ops
 
 
@@ -301,4 +301,3 @@ def sobel_edges(image):
     return array_ops.reshape(edges, shape)
 
 
-del errors

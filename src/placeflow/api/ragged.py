@@ -10,7 +10,7 @@ import numpy as np
 
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
-from ..framework import dtypes, errors
+from ..framework import dtypes
 
 
 def _refuse(name):
@@ -232,4 +232,3 @@ def split_rows(strings, sep=None, maxsplit=-1, name=None) -> RaggedTensor:
 
 
 __all__ = ["RaggedTensor", "constant", "map_flat_values"]
-del errors

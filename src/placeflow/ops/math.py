@@ -634,7 +634,7 @@ def _invert_permutation(xp, x):
     """y with y[x[i]] = i; x must be a permutation of 0..n-1."""
     host = x.get() if hasattr(x, "get") else np.asarray(x)
     if host.ndim != 1:
-        raise InvalidArgumentError(None, None, f"invert_permutation expects a 1D vector.")
+        raise InvalidArgumentError(None, None, "invert_permutation expects a 1D vector.")
     n = host.size
     if n and (host.min() < 0 or host.max() >= n or len(np.unique(host)) != n):
         bad = next(int(v) for i, v in enumerate(host) if v < 0 or v >= n or int(v) in host[:i])
