@@ -68,3 +68,21 @@ def test_the_crc_fallback_equals_google_crc32c():
     data = np.random.default_rng(0).integers(0, 256, size=4096, dtype=np.uint8).tobytes()
     assert records._table_crc32c(b"123456789") == 0xE3069283  # the check value of CRC-32C
     assert records._table_crc32c(data) == records.crc32c(data)
+
+
+def test_text_lines_and_fixed_length_records(tmp_path):
+    lines = tmp_path / "lines.txt"
+    lines.write_bytes(b"first line\nsecond\r\n\nlast no newline")
+    assert [l.numpy() for l in tf.data.TextLineDataset(str(lines))] == [b"first line", b"second", b"",
+                                                                          b"last no newline"]  # TF 2.21's lines
+    packed = tmp_path / "lines.txt.gz"
+    import gzip
+    packed.write_bytes(gzip.compress(b"a\nb\n"))
+    assert [l.numpy() for l in tf.data.TextLineDataset([str(packed)] * 2, compression_type="GZIP")] == [b"a", b"b"] * 2
+    fixed = tmp_path / "fixed.bin"
+    fixed.write_bytes(b"HDRabcdefghijkFT")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not an exact multiple of the record length"):
+        list(tf.data.FixedLengthRecordDataset(str(fixed), 4, header_bytes=3, footer_bytes=2))
+    fixed.write_bytes(b"HDRabcdefghFT")
+    assert [r.numpy() for r in tf.data.FixedLengthRecordDataset(str(fixed), 4, header_bytes=3, footer_bytes=2)] == \
+        [b"abcd", b"efgh"]
