@@ -9,7 +9,9 @@ from . import (  # noqa: F401
 from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
-from .api import bitwise, experimental, image, io, linalg, lookup, math, nn, random, signal, sparse, strings  # noqa: F401
+from .api import (  # noqa: F401
+    bitwise, experimental, image, io, linalg, lookup, math, nn, random, sets, signal, sparse, strings,
+)
 from .api.sparse import SparseTensor  # noqa: F401
 from .api import ragged  # noqa: F401
 from .api.ragged import RaggedTensor  # noqa: F401

@@ -1281,6 +1281,18 @@ def _strings_case_traced(expression):
 
 
 _HASHES = {
+    "format_two_tensors": lambda tf: tf.strings.format("{} and {}", [tf.constant([1, 2]), tf.constant(3.5)]),
+    "format_summarized": lambda tf: tf.strings.format("x={}", tf.range(20), summarize=2),
+    "format_strings_and_bools": lambda tf: tf.strings.format("{}|{}", [tf.constant([["a", "b"], ["c", "d"]]),
+                                                                       tf.constant(True)]),
+    "format_placeholder": lambda tf: tf.strings.format("<>", [tf.constant(1)], placeholder="<>"),
+    "format_floats": lambda tf: tf.strings.format("{} {}", [
+        tf.constant([1 / 3, 1e10, 1e-5, 100.0, 2.5e-8, float("nan"), float("inf"), -0.0]),
+        tf.constant([1 / 3, 123456789.0, 0.1], tf.float64)], summarize=10),
+    "format_rank_3_and_summarized_matrix": lambda tf: tf.strings.format("{}\n{}", [
+        tf.reshape(tf.range(24), [2, 3, 4]), tf.reshape(tf.range(100), [10, 10])]),
+    "format_all_with_negative_summarize": lambda tf: tf.strings.format("{}", [tf.range(12)], summarize=-1),
+    "format_too_few_inputs": lambda tf: tf.strings.format("{} {}", [tf.constant(1)]),
     "regex_replace": lambda tf: tf.strings.regex_replace(["Hello, World!", "  a-b  "], r"[!,\-]", ""),
     "regex_replace_groups": lambda tf: tf.strings.regex_replace(["Hello, World!"], r"(\w+), (\w+)", r"\2 \1"),
     "regex_replace_first": lambda tf: tf.strings.regex_replace(["hello"], "l", "L", replace_global=False),
@@ -1322,6 +1334,18 @@ for _name, _expression in {  # SparseTensor results are eager-only in placeflow 
         binary_output=True)),
     "sparse_bincount_of_a_dense_matrix": lambda tf: tf.sparse.to_dense(tf.sparse.bincount(
         tf.constant([[1, 2], [2, 2]]), axis=-1)),
+    "sets_intersection": lambda tf: tf.sparse.to_dense(tf.sets.intersection(
+        tf.constant([[1, 2, 3, 3], [4, 5, 6, 4]]), tf.constant([[2, 3, 9, 0], [5, 7, 4, 1]]))),
+    "sets_union": lambda tf: tf.sparse.to_dense(tf.sets.union(
+        tf.constant([[1, 2, 3, 3], [4, 5, 6, 4]]), tf.constant([[2, 3, 9, 0], [5, 7, 4, 1]]))),
+    "sets_difference_b_minus_a": lambda tf: tf.sparse.to_dense(tf.sets.difference(
+        tf.constant([[1, 2, 3, 3], [4, 5, 6, 4]]), tf.constant([[2, 3, 9, 0], [5, 7, 4, 1]]), aminusb=False)),
+    "sets_of_strings": lambda tf: tf.sparse.to_dense(tf.sets.union(tf.constant([["a", "b"]]),
+                                                                   tf.constant([["c", "a"]])), default_value=""),
+    "sets_intersection_rank_3": lambda tf: tf.sparse.to_dense(tf.sets.intersection(
+        tf.constant([[[1, 2], [3, 4]]]), tf.constant([[[2, 2], [5, 6]]]))),
+    "sets_size": lambda tf: tf.sets.size(tf.sparse.SparseTensor([[0, 0], [0, 1], [1, 0]], [1, 1, 3], [2, 3])),
+    "sets_size_of_a_dense_tensor": lambda tf: tf.sets.size(tf.constant([[1, 2]])),
     "sparse_reduce_max_rows": lambda tf: tf.sparse.reduce_max(
         tf.sparse.SparseTensor([[0, 0], [0, 3], [2, 1], [2, 2]], [-1.0, 3, -5, 1], [3, 4]), axis=1),
     "sparse_reduce_max_keepdims": lambda tf: tf.sparse.reduce_max(

@@ -165,3 +165,17 @@ def _static_bytes(value, what: str) -> bytes:
                                       f"in placeflow; pass a Python string.")
         value = known.item() if hasattr(known, "item") else known
     return _bytes(value)
+
+
+def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa: A001 - TensorFlow's name
+    """A scalar string: `template` with each `placeholder` replaced by the next tensor of `inputs`, written as
+    TensorFlow summarizes tensors (each dimension cut to its first and last `summarize` entries)."""
+    values = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    expected = str(template).count(placeholder)
+    if expected != len(values):
+        raise ValueError(f"The template expects {expected} tensors, but the inputs only has {len(values)}. Please "
+                         f"ensure the number of placeholders in template matches inputs length.")
+    tensors = [convert_to_tensor(v) for v in values]
+    return execute("StringFormat", tuple(tensors), tensors[0].dtype if tensors else dtypes.string,
+                   {"template": _bytes(template), "placeholder": _bytes(placeholder),
+                    "summarize": int(summarize)}, name=name)

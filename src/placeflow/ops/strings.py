@@ -9,7 +9,7 @@ from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from . import shape_rules as rules
 from . import string_hashes
-from .registry import ALL, NOT_DIFFERENTIABLE, define
+from .registry import ALL, ANY, NOT_DIFFERENTIABLE, define
 
 STRING = frozenset({d.string})
 
@@ -224,3 +224,51 @@ def _reduce_join(xp, a, axes=None, keep_dims=False, separator=b""):
     if keep_dims:
         out = out.reshape([1 if i in axes else array.shape[i] for i in range(array.ndim)])
     return out
+
+
+# -- tf.strings.format: tensors written as TensorFlow summarizes them --------------------------------------------
+
+def _element(value, kind: str, itemsize: int) -> str:
+    if kind == "b":
+        return "1" if value else "0"
+    if kind == "f":  # TensorFlow's FloatToBuffer: 6 (15) significant digits, 9 (17) when those do not round-trip
+        short, long = (15, 17) if itemsize == 8 else (6, 9)
+        kind_of = np.float64 if itemsize == 8 else np.float32
+        text = "%.*g" % (short, float(value))
+        return text if np.isnan(value) or kind_of(float(text)) == kind_of(value) else "%.*g" % (long, float(value))
+    if kind in "iu":
+        return str(int(value))
+    return '"' + (value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)) + '"'
+
+
+def summarize(array: np.ndarray, summarize_count: int, depth: int = 0) -> str:
+    """TensorFlow's text of a tensor: scalars bare, arrays bracketed with each dimension cut to its first and last
+    `summarize_count` entries around '...' (all of them when negative); rows on their own lines."""
+    kind, itemsize = array.dtype.kind, array.dtype.itemsize
+    if array.ndim == 0:
+        return _element(array.item() if kind != "O" else array[()], kind, itemsize)
+    count = array.shape[0]
+    if 0 <= summarize_count and count > 2 * summarize_count:
+        rows = list(range(summarize_count)) + [None] + list(range(count - summarize_count, count))
+    else:
+        rows = list(range(count))
+    if array.ndim == 1:
+        return "[" + " ".join("..." if i is None else _element(array[i], kind, itemsize) for i in rows) + "]"
+    separator = "\n" * (array.ndim - 1) + " " * (depth + 1)
+    return "[" + separator.join("..." if i is None else summarize(array[i], summarize_count, depth + 1)
+                                for i in rows) + "]"
+
+
+@define("StringFormat", ANY, gpu=(), shape=rules.scalar, grad=NOT_DIFFERENTIABLE,
+        dtype=lambda dtype, attrs: d.string)
+def _string_format(xp, *inputs, template=b"{}", placeholder=b"{}", summarize=3):
+    """`template` with each placeholder replaced by the next input's summary."""
+    pieces = template.split(placeholder)
+    texts = [summarize_array(np.asarray(v.get() if hasattr(v, "get") else v), int(summarize)) for v in inputs]
+    out = np.empty((), dtype=object)
+    out[()] = "".join(piece + (texts[i] if i < len(texts) else "") for i, piece in enumerate(
+        [p.decode("utf-8") for p in pieces])).encode("utf-8")
+    return out
+
+
+summarize_array = summarize
