@@ -61,11 +61,24 @@ def check_numerics(tensor, message, name=None):
     return execute("CheckNumerics", (x,), x.dtype, {"message": message}, name=name)
 
 
-def print_(*inputs, output_stream=sys.stderr, sep=" ", end="\n", summarize=3, name=None):
-    """tf.print: write the inputs (tensors by value) to stderr or stdout; inside `function`, when it runs."""
-    if output_stream not in (sys.stderr, sys.stdout):
+_IMPORT_TIME_STREAMS = {id(sys.stderr): "stderr", id(sys.stdout): "stdout", id(sys.__stderr__): "stderr",
+                        id(sys.__stdout__): "stdout"}  # tf.print's default is the stderr of import time, as TF's
+
+
+def _stream_name(output_stream) -> str:
+    if output_stream is sys.stderr or output_stream is sys.stdout:
+        return "stderr" if output_stream is sys.stderr else "stdout"
+    known = _IMPORT_TIME_STREAMS.get(id(output_stream))
+    if known is None:
         raise NotImplementedError("tf.print(output_stream=...) other than sys.stderr or sys.stdout is not "
                                   "implemented in placeflow.")
+    return known
+
+
+def print_(*inputs, output_stream=sys.stderr, sep=" ", end="\n", summarize=3, name=None):
+    """tf.print: write the inputs (tensors by value) to stderr or stdout (the current ones, so a reassigned
+    sys.stderr, e.g. by contextlib.redirect_stderr, receives it); inside `function`, when it runs."""
+    stream = _stream_name(output_stream)
     tensors, parts = [], []
     for value in inputs:
         if isinstance(value, (EagerTensor, GraphTensor)) or hasattr(value, "_as_tensor"):
@@ -74,7 +87,7 @@ def print_(*inputs, output_stream=sys.stderr, sep=" ", end="\n", summarize=3, na
         else:
             parts.append(value)
     attrs = {"parts": tuple(parts), "sep": sep, "end": end, "summarize": summarize,
-             "stream": "stderr" if output_stream is sys.stderr else "stdout"}
+             "stream": stream}
     dtype = tensors[0].dtype if tensors else None
     return execute("PrintV2", tuple(tensors), dtype, attrs, name=name)
 

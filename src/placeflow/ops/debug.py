@@ -76,20 +76,17 @@ def _assert_item(value, summarize):
 
 
 def format_for_print(value, summarize: int = 3) -> str:
-    """A value as tf.print writes it: scalars plainly, arrays like [1 2 ... 9 10] (summarize per end)."""
+    """A value as tf.print writes it: TensorFlow's tensor summary (strings.summarize: its float digits, bools
+    as 1/0, quoted strings in arrays, each dimension cut to `summarize` entries per end), a scalar string bare."""
+    from .strings import summarize as summary
     array = value.get() if hasattr(value, "get") else np.asarray(value)
-    if array.dtype == object:
-        array = np.vectorize(lambda s: s.decode() if isinstance(s, bytes) else s)(array)
-    if array.ndim == 0:
-        return str(array.item() if array.dtype != object else array)
-    limit = None if summarize is None or summarize < 0 else summarize
-    options = {"separator": " ", "threshold": 0 if limit else sys.maxsize}
-    if limit:
-        options["edgeitems"] = limit
-    return np.array2string(array, **options).replace("\n ", "\n")
+    if array.ndim == 0 and array.dtype == object:
+        item = array[()]
+        return item.decode("utf-8", "replace") if isinstance(item, bytes) else str(item)
+    return summary(array, -1 if summarize is None else int(summarize))
 
 
-@define("PrintV2", ALL, shape=rules.scalar, grad=NOT_DIFFERENTIABLE, dtype=bool_output)
+@define("PrintV2", ALL | {d.string}, gpu=(), shape=rules.scalar, grad=NOT_DIFFERENTIABLE, dtype=bool_output)
 def _print(xp, *inputs, parts=(), sep=" ", end="\n", summarize=3, stream="stderr"):
     """Write the Python values of `parts` and the tensor `inputs` (in their places) to the stream."""
     values = iter(inputs)
