@@ -28,6 +28,7 @@ W33, W44 = distinct(3, 3), distinct(4, 4)
 D1222, D1331, D1221 = distinct(1, 2, 2, 2) / 4.0, distinct(1, 3, 3, 1), distinct(1, 2, 2, 1)
 D12222, D13221, D12221 = distinct(1, 2, 2, 2, 2) / 4.0, distinct(1, 3, 2, 2, 1), distinct(1, 2, 2, 2, 1)
 D34 = distinct(3, 4)
+D2221, D22121 = distinct(2, 2, 2, 1), distinct(2, 2, 1, 2, 1)
 SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
 RELU_AT = signed(2, 3)
 LABELS = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]])  # rows sum to 1, as the fused kernel assumes
@@ -182,6 +183,12 @@ CASES = {
         * tf.constant(W33[None, :, :, None]), [signed(1, 2, 2, 1)]),
     "SoftmaxCrossEntropyWithLogits": (
         lambda x, y: tf.nn.softmax_cross_entropy_with_logits(y, x), [signed(2, 3), LABELS]),
+    "Conv2DBackpropFilter": (lambda x, g: execute("Conv2DBackpropFilter", (x, g), tf.float64, {
+        "filter_sizes": (2, 2, 2, 1), "strides": (1, 2, 2, 1), "padding": "SAME"}) * tf.constant(D2221),
+        [signed(1, 3, 3, 2), signed(1, 2, 2, 1)]),
+    "Conv3DBackpropFilterV2": (lambda x, g: execute("Conv3DBackpropFilterV2", (x, g), tf.float64, {
+        "filter_sizes": (2, 2, 1, 2, 1), "strides": (1, 2, 1, 1, 1), "padding": "SAME"}) * tf.constant(D22121),
+        [signed(1, 3, 2, 2, 2), signed(1, 2, 2, 2, 1)]),
     "Conv3D": (lambda x, w: tf.nn.conv3d(x, w, [1, 2, 1, 1, 1], "SAME") * tf.constant(D12222),
                [signed(1, 3, 2, 2, 2), signed(2, 2, 1, 2, 2)]),
     "Conv3DBackpropInputV2": (lambda w, g: execute("Conv3DBackpropInputV2", (w, g), tf.float64, {

@@ -813,13 +813,31 @@ def segment_sum(data, segment_ids, name=None):
 
 
 def segment_max(data, segment_ids, name=None):
-    """Maximum of the rows of `data` per segment id (ids sorted)."""
-    return unsorted_segment_max(data, *_sorted_segments(segment_ids), name=name)
+    """Maximum of the rows of `data` per segment id (ids sorted); 0 for an id with no rows, as TF's kernel."""
+    ids, count = _sorted_segments(segment_ids)
+    return _zero_where_empty(unsorted_segment_max(data, ids, count), ids, count, name)
 
 
 def segment_min(data, segment_ids, name=None):
-    """Minimum of the rows of `data` per segment id (ids sorted)."""
-    return unsorted_segment_min(data, *_sorted_segments(segment_ids), name=name)
+    """Minimum of the rows of `data` per segment id (ids sorted); 0 for an id with no rows, as TF's kernel."""
+    ids, count = _sorted_segments(segment_ids)
+    return _zero_where_empty(unsorted_segment_min(data, ids, count), ids, count, name)
+
+
+def _zero_where_empty(result, ids, count: int, name):
+    """`result` with the rows of segments that received no data set to 0 (the unsorted ops leave the dtype's
+    lowest or highest value there, as TF's unsorted kernels do; its sorted kernels write 0)."""
+    from .array_ops import reshape, zeros_like
+    host = ids.numpy() if hasattr(ids, "numpy") else None
+    filled = np.zeros(count, bool)
+    if host is None:
+        from .array_ops import get_static_value
+        host = get_static_value(ids)
+    filled[np.asarray(host, np.int64)] = True
+    if filled.all():
+        return identity(result, name=name)
+    mask = convert_to_tensor(filled.reshape([count] + [1] * (len(result.shape) - 1)))
+    return where(mask, result, zeros_like(result), name=name)
 
 
 def segment_mean(data, segment_ids, name=None):

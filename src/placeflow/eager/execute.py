@@ -37,10 +37,7 @@ def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
     """Run `op` eagerly on the device placement chooses; returns an EagerTensor (or a list)."""
     graph = _current_graph.get()
     if (graph is not None or graph_mode.process_default is not None) and graph is not graph_mode.EAGER:
-        outputs = (graph or graph_mode.process_default).run_op(op, inputs, dtype, attrs, resource, name)
-        if tape.active_count:
-            tape.record(op, attrs, inputs, outputs)
-        return outputs
+        return (graph or graph_mode.process_default).run_op(op, inputs, dtype, attrs, resource, name)  # records
     ctx = context_module._context or context_module.context()
     scope = current_scope.get()
     if scope is None:

@@ -204,9 +204,15 @@ class Graph(Interpreter):
         return convert_to_tensor(value, dtype=dtype)
 
     def run_op(self, op, inputs, dtype, attrs=None, resource=None, name=None):
-        """Record `op` as a node of this graph (shapes and dtypes checked); its symbolic output(s)."""
+        """Record `op` as a node of this graph (shapes and dtypes checked); its symbolic output(s). Recording
+        tapes see it, whoever builds it (an API function, or a gradient rule: so nested tapes differentiate
+        gradients inside `function` too)."""
+        from ..eager import tape
         from .build import build
-        return build(self, op, inputs, dtype, attrs, resource, name)
+        outputs = build(self, op, inputs, dtype, attrs, resource, name)
+        if tape.active_count:
+            tape.record(op, attrs, inputs, outputs)
+        return outputs
 
     def make_variable(self, *args, **kwargs):
         """placeflow.Variable(...) here: a TF1 ref variable, or an eager variable lifted out of a trace."""

@@ -135,8 +135,17 @@ def _conv2d_backprop_input(xp, w, g, input_sizes=(), strides=(1, 1, 1, 1), paddi
     return out.astype(g.dtype, copy=False)
 
 
+def _backprop_filter_grad(e, h):
+    """TensorFlow's rule: the filter gradient is bilinear in (input, out_backprop): h's transposed convolution
+    with out_backprop for the input, the convolution of the input with h for out_backprop."""
+    x, g = e.inputs
+    attrs = {"strides": e.attrs.get("strides", (1, 1, 1, 1)), "padding": e.attrs.get("padding", "VALID")}
+    return [emit("Conv2DBackpropInput", (h, g), g.dtype, dict(attrs, input_sizes=shape_of(x))),
+            emit("Conv2D", (x, h), x.dtype, attrs)]
+
+
 @define("Conv2DBackpropFilter", FLOATS, shape=lambda shapes, attrs: tuple(attrs["filter_sizes"]), cost=HEAVY,
-        grad=NOT_DIFFERENTIABLE)
+        grad=_backprop_filter_grad)
 def _conv2d_backprop_filter(xp, x, g, filter_sizes=(), strides=(1, 1, 1, 1), padding="VALID"):
     """The gradient of Conv2D with respect to its filter."""
     kh, kw = filter_sizes[0], filter_sizes[1]

@@ -121,8 +121,16 @@ def _backprop_input(xp, w, g, input_sizes, strides, padding):
     return out[:, front:front + depth, top:top + height, left:left + width].astype(g.dtype, copy=False)
 
 
+def _backprop_filter_grad(e, h):
+    """As Conv2DBackpropFilter's: h's transposed convolution with out_backprop, and the input convolved with h."""
+    x, g = e.inputs
+    attrs = {"strides": e.attrs.get("strides", (1,) * 5), "padding": e.attrs.get("padding", "VALID")}
+    return [emit("Conv3DBackpropInputV2", (h, g), g.dtype, dict(attrs, input_sizes=shape_of(x))),
+            emit("Conv3D", (x, h), x.dtype, attrs)]
+
+
 @define("Conv3DBackpropFilterV2", FLOATS, shape=lambda shapes, attrs: tuple(attrs["filter_sizes"]), cost=HEAVY,
-        grad=NOT_DIFFERENTIABLE)
+        grad=_backprop_filter_grad)
 def _conv3d_backprop_filter(xp, x, g, filter_sizes=(), strides=(1,) * 5, padding="VALID"):
     """The gradient of Conv3D with respect to its filter."""
     sizes = tuple(int(s) for s in filter_sizes)
