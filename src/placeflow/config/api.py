@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..framework import graph_mode
 from . import placement_log
 from .context import context
 from .physical import PhysicalDevice
@@ -59,8 +60,14 @@ def set_logical_device_configuration(device: PhysicalDevice, logical_devices) ->
 
 
 def get_soft_device_placement() -> bool:
-    """Whether ops fall back to a working device when the requested one cannot run them."""
-    return context().soft_device_placement
+    """Whether ops fall back to a working device: the value set, else whether this thread runs eagerly.
+
+    As in TensorFlow, inside a graph (`Graph.as_default`, `disable_eager_execution`) the default is False.
+    """
+    explicit = context().soft_placement_set
+    if explicit is not None:
+        return explicit
+    return graph_mode.active() is None
 
 
 def set_soft_device_placement(enabled: bool) -> None:

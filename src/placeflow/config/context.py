@@ -45,7 +45,8 @@ class Context:
         self._memory_fraction = None
         self._inter_op_threads = 0
         self._intra_op_threads = 0
-        self.soft_device_placement = True
+        self.soft_device_placement = True  # what eager ops and functions use
+        self.soft_placement_set = None  # the value set by set_soft_device_placement/ConfigProto, if any
         self.strict_placement = False
         self.placer = "simple"  # which placer places graphs (placement/placers.py)
         self.device_policy = "silent"  # implicit eager copies: silent, warn, explicit, silent_for_int32
@@ -58,6 +59,8 @@ class Context:
     def set_placement_flag(self, name: str, value: bool) -> None:
         """Set soft_device_placement or strict_placement; cached placement decisions are dropped."""
         setattr(self, name, bool(value))
+        if name == "soft_device_placement":
+            self.soft_placement_set = bool(value)
         self.placement_cache = {}
 
     # -- physical devices -------------------------------------------------------------------

@@ -26,6 +26,19 @@ from .step_stats import RunMetadata, StepStatsCollector
 _default = threading.local()
 
 
+def _context_config() -> proto.ConfigProto:
+    """The options a Session without a config gets, as TensorFlow's context gives them.
+
+    Soft placement is the value set by `tf.config.set_soft_device_placement`, else whether the thread
+    runs eagerly when the Session is made (so a Session made inside `Graph.as_default()` or after
+    `disable_eager_execution()` places strictly); placement logging is `set_log_device_placement`'s.
+    """
+    from ..config.api import get_soft_device_placement
+    ctx = context()
+    return proto.ConfigProto(allow_soft_placement=get_soft_device_placement(),
+                             log_device_placement=ctx.log_device_placement)
+
+
 class Session:
     """Runs fetches of a graph: `sess.run(fetches, feed_dict)`; a context manager that closes itself."""
 
@@ -34,7 +47,7 @@ class Session:
             raise errors.UnimplementedError(None, None, (
                 f"Session target {target!r} is not supported: placeflow runs in-process only. Pass target=''."))
         self._late_step = None  # a step that outlived its RunOptions timeout, still finishing
-        self._config = config if config is not None else proto.ConfigProto()
+        self._config = config if config is not None else _context_config()
         proto.apply_process_options(self._config, threads=False)
         check_thread_count("inter", self._config.inter_op_parallelism_threads)
         check_thread_count("intra", self._config.intra_op_parallelism_threads)
