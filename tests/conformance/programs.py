@@ -4397,6 +4397,33 @@ def _asserting(tf, value):
     return value + 1
 
 
+def _kernel_text(tf, expression):
+    """The kernel's own text of the error `expression` raises eagerly (without TF's op prefix and suffix)."""
+    try:
+        expression(tf)
+    except tf.errors.OpError as error:
+        return [type(error).__name__, error.message.split(" [Op:")[0].split("}} ")[-1]]
+    return None
+
+
+def case_kernel_texts_reshape_and_matmul(tf, env):
+    x, row = tf.constant([1.0, 2.0, 3.0]), tf.ones([1, 3])
+    texts = {name: _kernel_text(tf, expression) for name, expression in {
+        "reshape_multiple": lambda tf: tf.reshape(x, [4, -1]),
+        "reshape_count": lambda tf: tf.reshape(x, [2, 2]),
+        "reshape_two_unknown": lambda tf: tf.reshape(x, [-1, -1]),
+        "reshape_into_zero": lambda tf: tf.reshape(x, [0, -1]),
+        "matmul": lambda tf: tf.matmul(row, row),
+        "matmul_transposed": lambda tf: tf.matmul(row, row, transpose_a=True, transpose_b=True),
+        "batch_matmul": lambda tf: tf.matmul(tf.ones([2, 1, 3]), tf.ones([2, 1, 3])),
+        "batch_matmul_batches": lambda tf: tf.matmul(tf.ones([2, 1, 3]), tf.ones([3, 3, 3])),
+    }.items()}
+    empty = {f"{list(shape)}->{target}": list(tf.reshape(tf.zeros(shape), target).shape)
+             for shape, target in [([0], [0, -1]), ([0, 3], [-1, 0, 2]), ([0, 3], [0, -1, 5]), ([0], [2, -1])]}
+    traced = tf.function(lambda t: tf.reshape(t, [0, -1]))(tf.zeros([0]))
+    return {"texts": texts, "empty_reshapes": empty, "empty_reshape_traced": list(traced.shape)}
+
+
 def case_api_assert_passes_and_fails(tf, env):
     out = {"passes": int(_asserting(tf, tf.constant(2))),
            "passes_traced": int(tf.function(lambda: _asserting(tf, tf.constant(3)))()),

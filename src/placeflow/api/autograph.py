@@ -341,13 +341,13 @@ class _Rewriter(ast.NodeTransformer):
             return prelude + [node] if prelude else node
         index = next(_ids)
         test_name, body_name = f"__ag_test_{index}", f"__ag_body_{index}"
-        return prelude + _helpers(names, index) + [
+        return _located(node, prelude + _helpers(names, index) + [
             _def(test_name, [ast.Return(value=node.test)], []),
             _def(body_name, node.body or [ast.Pass()], names),
             _call("while_stmt", [ast.Name(test_name, ast.Load()), ast.Name(body_name, ast.Load()),
                                  ast.Name(f"__ag_state_{index}", ast.Load()),
                                  ast.Name(f"__ag_set_{index}", ast.Load()), _names_tuple(names)]),
-        ]
+        ])
 
     def visit_For(self, node):  # noqa: N802
         prelude, broke = _lower_loop_jumps(node, for_loop=True)
@@ -364,11 +364,11 @@ class _Rewriter(ast.NodeTransformer):
         definition = _def(body_name, body, names)
         definition.args.args = [item]
         keep_going = ast.Constant(None) if broke is None else _lambda(_ag("not_", ast.Name(broke, ast.Load())))
-        return prelude + _helpers(names, index) + [
+        return _located(node, prelude + _helpers(names, index) + [
             definition,
             _call("for_stmt", [node.iter, ast.Name(body_name, ast.Load()), ast.Name(f"__ag_state_{index}", ast.Load()),
                                ast.Name(f"__ag_set_{index}", ast.Load()), _names_tuple(names), keep_going]),
-        ]
+        ])
 
     def visit_If(self, node):  # noqa: N802
         names = _assigned(node.body + node.orelse)  # before nested statements turn into helper functions
@@ -379,13 +379,26 @@ class _Rewriter(ast.NodeTransformer):
             return node
         index = next(_ids)
         true_name, false_name = f"__ag_if_true_{index}", f"__ag_if_false_{index}"
-        return _helpers(names, index) + [
+        return _located(node, _helpers(names, index) + [
             _def(true_name, node.body or [ast.Pass()], names),
             _def(false_name, node.orelse or [ast.Pass()], names),
             _call("if_stmt", [node.test, ast.Name(true_name, ast.Load()), ast.Name(false_name, ast.Load()),
                               ast.Name(f"__ag_state_{index}", ast.Load()), ast.Name(f"__ag_set_{index}", ast.Load()),
                               _names_tuple(names), _names_tuple(in_both), _names_tuple(true_assigns)]),
-        ]
+        ])
+
+
+def _located(origin, statements: list) -> list:
+    """Generated statements take the lines of the statement they replace (tracebacks name the user's line)."""
+    located = next((node for node in ast.walk(origin) if getattr(node, "lineno", None) is not None), None)
+    if located is None:  # the statement was generated itself (a lowered break): fix_missing_locations places it
+        return statements
+    for statement in statements:
+        for child in ast.walk(statement):
+            if "lineno" in child._attributes and getattr(child, "lineno", None) is None:
+                child.lineno = child.end_lineno = located.lineno  # the statement's first line (`while ...:`)
+                child.col_offset = child.end_col_offset = located.col_offset
+    return statements
 
 
 class _Jumps(ast.NodeVisitor):
@@ -599,6 +612,7 @@ def _call(helper, args):
 def _converted_tree(fn):
     source = textwrap.dedent(inspect.getsource(fn))
     tree = ast.parse(source)
+    ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)  # tracebacks and op frames name the user's lines
     definition = tree.body[0]
     if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
         raise ValueError("not a function definition")
@@ -699,7 +713,7 @@ def _build(fn):
         defaults=[]), body=[definition, ast.Return(ast.Name(definition.name, ast.Load()))], decorator_list=[],
         returns=None, type_params=[])
     module = compile(ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[])),
-                     f"<autograph {fn.__qualname__}>", "exec")
+                     fn.__code__.co_filename, "exec")
     factory_code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
     rewritten = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == fn.__name__)
     # the rewritten function runs with the original's globals and closure cells (never a snapshot of them)

@@ -50,10 +50,20 @@ class OpError(Exception):
         return self._node_def
 
     def __str__(self) -> str:
-        return self._message
+        if not self._message.startswith("Graph execution error:"):
+            return self._message
+        frames = getattr(self._op, "creation_frames", None)
+        if not frames:
+            return self._message
+        return f"{self._message}\n\nOriginal stack trace for '{self._op.name}':\n{format_frames(frames, '  ')}"
 
     def __reduce__(self):
         return type(self), (self._node_def, None, self._message)
+
+
+def format_frames(frames, indent: str, gap: str = "") -> str:
+    """TensorFlow's frame lines: `File "<file>", line <n>, in <function>`, each indented and followed by `gap`."""
+    return "".join(f'{indent}File "{name}", line {line}, in {function}\n{gap}' for name, line, function in frames)
 
 
 def _subclass(name: str, code: int, doc: str) -> type:

@@ -94,7 +94,7 @@ class Body:
         plan = function._plan
         if plan is None or plan.parallel:  # first call (builds the plan), or a parallel plan
             host = _host_device()
-            outputs = function.call_flat([EagerTensor(a, host) for a in arrays])
+            outputs = function._call_flat([EagerTensor(a, host) for a in arrays])
             if outputs is None:
                 return ()
             return tuple(np.asarray(leaf.numpy()) for leaf in nest.flatten(outputs, True))  # 0-d stays an array

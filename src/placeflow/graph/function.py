@@ -21,14 +21,14 @@ from ..config.placement_log import logger as placement_logger
 from ..eager.convert import host_array
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
-from ..framework import graph_mode, nest
+from ..framework import errors, graph_mode, nest
 from ..framework.device_spec import DeviceSpec
 from ..ops.debug import SIDE_EFFECT_OPS
 from ..framework.tensor_spec import TensorSpec
 from ..placement import policy
 from ..placement.scope import current as current_scope
 from ..runtime import registry
-from . import pipeline, step_stats
+from . import error_layout, pipeline, step_stats
 from .graph import VALID_OP_NAME, Graph, Tensor
 
 _ids = itertools.count(1)
@@ -107,6 +107,16 @@ class ConcreteFunction:
 
     def call_flat(self, tensors):
         """Run on the flat list of eager tensor arguments; returns the outputs in their structure."""
+        try:
+            return self._call_flat(tensors)
+        except errors.OpError as error:
+            laid_out = error_layout.in_function_layout(error, self.function_name)
+            if laid_out is error:
+                raise
+            raise laid_out from error.__cause__  # the kernel's own error stays the cause
+
+    def _call_flat(self, tensors):
+        """call_flat without TF's error layout: a branch or loop body's errors are laid out by its caller."""
         ctx = context_module._context or context_module.context()
         if self._plan is None:
             with self._build_lock:
@@ -316,6 +326,8 @@ class Function:
         body = self._python_function
         if self._autograph and autograph_converter is not None:  # tensor if/while become cond/while_loop
             body = autograph_converter(body)
+        for traced in {id(self._python_function): self._python_function, id(body): body}.values():
+            error_layout.name_nested_code(traced)
         with graph.as_default():
             symbolic_args, arg_tensors = _symbolic_arguments(graph, (args, kwargs), names, shapes)
             call_args, call_kwargs = symbolic_args

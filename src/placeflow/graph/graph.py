@@ -11,6 +11,7 @@ from ..eager.tensor import TensorRef
 from ..framework import errors, graph_mode
 from ..framework.interpreter import Interpreter
 from ..framework.tensor_shape import TensorShape
+from .error_layout import resolved, user_frames
 from ..placement import device_scope
 from ..ops.debug import SIDE_EFFECT_OPS
 from ..placement import scope as scope_module
@@ -129,7 +130,7 @@ class Operation:
     """A node: op type, inputs, control inputs, attributes, and the device it requested."""
 
     __slots__ = ("graph", "name", "type", "inputs", "control_inputs", "outputs", "attrs", "_device",
-                 "_colocation", "dtype", "resource", "_id", "__weakref__")
+                 "_colocation", "dtype", "resource", "_id", "_frames", "__weakref__")
 
     def __init__(self, graph, name, op_type, inputs, attrs, dtype, control_inputs=()):
         self.graph, self.name, self.type = graph, name, op_type
@@ -142,6 +143,12 @@ class Operation:
         self._colocation = [name]  # the names of the ops this one is colocated with (itself first)
         self.resource = None              # an eager Variable this op reads or writes (functions)
         self._id = len(graph._ops)
+        self._frames = ()  # the user code that made it, as error_layout.user_frames takes it
+
+    @property
+    def creation_frames(self) -> tuple:
+        """(file, line, function) of the user code that made this op, outermost first (placeflow's left out)."""
+        return resolved(self._frames)
 
     @property
     def device(self) -> str:
@@ -337,6 +344,7 @@ class Graph(Interpreter):
         full_name = self._node_name(name, op_type)
         op = Operation(self, full_name, op_type, inputs, attrs, dtype, state.control)
         op.resource = resource
+        op._frames = user_frames()
         if op_type in SIDE_EFFECT_OPS:  # prints and assertions run in program order
             if self._last_side_effect is not None:
                 op.control_inputs.append(self._last_side_effect)

@@ -18,7 +18,7 @@ from ..config.placement_log import ensure_handler, logger as placement_logger
 from ..runtime import kernel_errors, registry
 from ..runtime.transfer import to_host
 from ..framework import errors, nest
-from . import intra_op, pipeline
+from . import error_layout, intra_op, pipeline
 from .graph import Operation, Tensor, get_default_graph
 from .state import VariableStore
 from .step_stats import RunMetadata, StepStatsCollector
@@ -101,10 +101,14 @@ class Session:
                 outputs = self._execute_with_deadline(plan, placed_values, collector, timeout_ms)
             else:
                 outputs = self._execute(plan, placed_values, collector)
-        except errors.ResourceExhaustedError as error:
-            placed_values = None  # a kept error must not pin the feeds' device copies (nor the step's buffers)
-            kernel_errors.drop_refused_buffers(error)
-            raise
+        except errors.OpError as error:
+            if isinstance(error, errors.ResourceExhaustedError):
+                placed_values = None  # a kept error must not pin the feeds' device copies (nor the step's buffers)
+                kernel_errors.drop_refused_buffers(error)
+            laid_out = error_layout.in_session_layout(error)
+            if laid_out is error:
+                raise
+            raise laid_out from error.__cause__  # the kernel's own error stays the cause
         results = [None if isinstance(e, Operation) else _to_numpy(v) for e, v in zip(elements, outputs)]
         return nest.pack_as(fetches, results) if isinstance(fetches, (list, tuple, dict)) else results[0]
 

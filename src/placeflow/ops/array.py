@@ -40,8 +40,39 @@ def _pack_grad(e, g):
     return [reshape(p, shape_of(x)) for p, x in zip(parts, e.inputs)]
 
 
-define("Reshape", ANY | NARROW, shape=rules.reshape, grad=_reshape_grad, foldable=True, cost=CHEAP)(
-    lambda xp, a, shape: xp.reshape(a, shape))
+@define("Reshape", ANY | NARROW, shape=rules.reshape, grad=_reshape_grad, foldable=True, cost=CHEAP)
+def _reshape(xp, a, shape):
+    try:
+        return xp.reshape(a, shape)
+    except ValueError:  # NumPy refuses what TF resolves (empty tensors) and words what it refuses its own way
+        return xp.reshape(a, _tf_reshape_target(list(a.shape), list(shape)))
+
+
+def _tf_reshape_target(input_shape: list, target: list) -> list:
+    """`target` with its -1 resolved by TensorFlow's rule (zero sizes set aside on both sides when the target
+    has one); InvalidArgumentError with TF's text when the sizes cannot match."""
+    unknown = [i for i, dim in enumerate(target) if dim == -1]
+    if len(unknown) > 1:
+        raise InvalidArgumentError(None, None, f"Only one input size may be -1, not both {unknown[0]} and {unknown[1]}")
+    size = int(np.prod(input_shape, dtype=np.int64))
+    target_has_zero = 0 in target
+    product = int(np.prod([dim for dim in target if dim != -1 and not (target_has_zero and dim == 0)],
+                          dtype=np.int64))
+    if unknown:
+        counted = int(np.prod([dim for dim in input_shape if dim > 0 or not target_has_zero], dtype=np.int64))
+        missing = counted // product if product else 0
+        if 0 not in input_shape and product * missing != counted:
+            raise InvalidArgumentError(None, None, (
+                f"Input to reshape is a tensor with {counted} values, but the requested shape requires a multiple "
+                f"of {product}"))
+        target = target[:unknown[0]] + [missing] + target[unknown[0] + 1:]
+    requested = int(np.prod(target, dtype=np.int64))
+    if requested != size:
+        raise InvalidArgumentError(None, None, (
+            f"Input to reshape is a tensor with {size} values, but the requested shape has {requested}"))
+    return target
+
+
 define("ExpandDims", ANY, shape=rules.expand_dims, grad=_reshape_grad, foldable=True, cost=CHEAP)(
     lambda xp, a, axis: xp.expand_dims(a, axis))
 define("Squeeze", ANY, shape=rules.squeeze, grad=_reshape_grad, foldable=True, cost=CHEAP)(

@@ -348,11 +348,30 @@ def _matmul(xp, a, b, transpose_a=False, transpose_b=False):
             raise InvalidArgumentError(None, None, (
                 f"In[{index}] is not a matrix. Instead it has shape {list(array.shape)}\nplaceflow: tf.matmul "
                 "multiplies matrices (or batches of them); for vectors use tf.tensordot(a, b, 1) or reshape them."))
+    given = a, b
     if transpose_a:
         a = a.T if a.ndim == 2 else xp.swapaxes(a, -1, -2)
     if transpose_b:
         b = b.T if b.ndim == 2 else xp.swapaxes(b, -1, -2)
-    return xp.matmul(a, b)
+    try:
+        return xp.matmul(a, b)
+    except ValueError:
+        shapes = [list(array.shape) for array in given]
+        raise InvalidArgumentError(None, None, _matmul_mismatch(*shapes, transpose_a, transpose_b)) from None
+
+
+def _matmul_mismatch(shape_a: list, shape_b: list, transpose_a: bool, transpose_b: bool) -> str:
+    """TensorFlow's text (its CPU build's) for matrices or batches that cannot be multiplied."""
+    def text(shape):
+        return "[" + ",".join(str(dim) for dim in shape) + "]"
+    try:
+        np.broadcast_shapes(tuple(shape_a[:-2]), tuple(shape_b[:-2]))
+    except ValueError:
+        return f"In[0] and In[1] must have compatible batch dimensions: {text(shape_a)} vs. {text(shape_b)}"
+    message = f"Matrix size-incompatible: In[0]: {text(shape_a)}, In[1]: {text(shape_b)}"
+    if len(shape_a) > 2 or len(shape_b) > 2:
+        message += f" {int(transpose_a)} {int(transpose_b)}"
+    return message
 
 
 def _cast_grad(e, g):

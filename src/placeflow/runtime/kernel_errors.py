@@ -43,12 +43,22 @@ def for_node(exc: BaseException, node) -> BaseException:
         return exc.for_node(node.name, node.op)
     if isinstance(exc, errors.OpError):
         if "{{node " in exc.message:
-            return exc
+            return _inside(exc, node) if node.type in BODY_OPS else exc
         first, _, rest = exc.message.partition("\n")
         first = first.split(" [Op:", 1)[0]
         return type(exc)(None, node.op, first + frame + ("\n" + rest if rest else ""))
     cls, text = classify(exc, node.device)
     return cls(None, node.op, text + frame)
+
+
+BODY_OPS = ("If", "While")  # their bodies' nodes are named inside them, as TF names them once it inlines bodies
+
+
+def _inside(exc, node):
+    """A body node's error named as TensorFlow names the node: `<cond or while op>/<node>`."""
+    renamed = type(exc)(exc.node_def, exc.op, exc.message.replace("{{node ", f"{{{{node {node.name}/"))
+    renamed.__dict__.update({k: v for k, v in exc.__dict__.items() if k not in renamed.__dict__})
+    return renamed.with_traceback(exc.__traceback__)
 
 
 def drop_refused_buffers(exc: BaseException) -> None:
