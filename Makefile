@@ -41,6 +41,8 @@ record-tf:
 	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/summary/record_tf_reads.py
 	$(TF_VENV)/bin/python tests/api/record_tf_api.py
 	PYTHONPATH=src $(TF_VENV)/bin/python tests/data/record_tf_tfrecords.py
+	$(TF_VENV)/bin/python tests/graph/record_tf_session_soft.py > tests/graph/tf_session_soft.json
+	$(TF_VENV)/bin/python tests/graph/record_tf_graph_errors.py > tests/graph/tf_graph_errors.json
 
 # Re-record tests/keras/fixtures (Keras 3's files and numbers) and check that Keras reads placeflow's files.
 record-keras:
