@@ -4424,6 +4424,105 @@ def case_kernel_texts_reshape_and_matmul(tf, env):
     return {"texts": texts, "empty_reshapes": empty, "empty_reshape_traced": list(traced.shape)}
 
 
+def _raised(call):
+    """[error class, message] of what `call()` raises; ['returned', repr-free summary] when it returns."""
+    try:
+        value = call()
+    except Exception as error:  # noqa: BLE001 - the class and text are the outcome
+        return [type(error).__name__, getattr(error, "message", str(error))]
+    return ["returned", None if value is None else type(value).__name__]
+
+
+def _graph_failure(error_text):
+    """The kernel text and node of a graph error laid out as TF's (after the frames, before the node line)."""
+    body = error_text.split("\n\n")[-1]
+    text, _, node = body.partition("\n\t [[{{node ")
+    return [text, node.split("}}")[0]]
+
+
+def case_debugging_assertions_eagerly(tf, env):
+    x = tf.constant([1.0, -2.0, 3.0, -4.0, 5.0])
+    d = tf.debugging
+    calls = {
+        "positive": lambda: d.assert_positive(x), "positive_summarize": lambda: d.assert_positive(x, summarize=2),
+        "positive_scalar": lambda: d.assert_positive(tf.constant(-1)),
+        "positive_holds": lambda: d.assert_positive(tf.constant([1.0])),
+        "negative": lambda: d.assert_negative(x), "non_negative": lambda: d.assert_non_negative(x, message="hey"),
+        "non_positive": lambda: d.assert_non_positive(x),
+        "near": lambda: d.assert_near(tf.constant([1.0]), tf.constant([2.0]), message="m", rtol=0.1, atol=0.2),
+        "near_float64": lambda: d.assert_near(tf.constant([1.0], tf.float64), tf.constant([2.0], tf.float64)),
+        "near_holds": lambda: d.assert_near(tf.constant([1.0]), tf.constant([1.0 + 1e-7])),
+        "integer": lambda: d.assert_integer(x, message="m"), "integer_holds": lambda: d.assert_integer(tf.constant(1)),
+        "rank": lambda: d.assert_rank(x, 2, message="m"),
+        "rank_at_least": lambda: d.assert_rank_at_least(x, 3, message="m"),
+        "rank_at_least_holds": lambda: d.assert_rank_at_least(x, 1),
+        "rank_in": lambda: d.assert_rank_in(x, [0, 2], message="m"), "rank_in_holds": lambda: d.assert_rank_in(x, [1]),
+        "scalar": lambda: d.assert_scalar(x, message="m"), "scalar_holds": lambda: d.assert_scalar(tf.constant(3)),
+        "type": lambda: d.assert_type(x, tf.int32, message="m"), "type_holds": lambda: d.assert_type(x, tf.float32),
+        "all_finite": lambda: d.assert_all_finite(x / 0.0, "inf!"),
+        "same_float_int": lambda: d.assert_same_float_dtype([tf.constant(1)]),
+        "same_float_against": lambda: d.assert_same_float_dtype([x], tf.float64),
+        "proper_string": lambda: d.assert_proper_iterable("abc"),
+        "proper_list": lambda: d.assert_proper_iterable([1, 2]),
+    }
+    out = {name: _raised(call) for name, call in calls.items()}
+    out["all_finite"][1] = out["all_finite"][1].split("}} ")[-1].split(" [Op:")[0]  # TF's eager op prefix
+    out["same_float_dtypes"] = [d.assert_same_float_dtype([x, x]).name, d.assert_same_float_dtype().name]
+    out["is_numeric"] = [d.is_numeric_tensor(v) for v in (tf.constant(True), tf.constant("a"), tf.constant(1),
+                                                          [1.0], tf.constant(1j))]
+    out["traceback_filtering"] = d.is_traceback_filtering_enabled()
+    return out
+
+
+def case_debugging_assertions_traced(tf, env):
+    d, out = tf.debugging, {}
+    checks = {
+        "positive": lambda v: d.assert_positive(v), "negative": lambda v: d.assert_negative(v, message="m"),
+        "non_negative": lambda v: d.assert_non_negative(v), "non_positive": lambda v: d.assert_non_positive(v),
+        "near": lambda v: d.assert_near(v, v + 1.0), "assert": lambda v: d.Assert(v[0] > 5.0, ["big?", v]),
+    }
+    for name, check in checks.items():
+        def body(v, check=check):
+            check(v)
+            return v + 0.0
+        try:
+            tf.function(body)(tf.constant([1.0, -2.0]))
+            out[name] = "ran"
+        except tf.errors.InvalidArgumentError as error:
+            out[name] = _graph_failure(error.message)
+
+    def static_check(v):
+        tf.debugging.assert_positive(tf.constant([1.0, -3.0]), message="static")
+        return v
+    try:
+        tf.function(static_check)(tf.constant(1))
+    except tf.errors.InvalidArgumentError as error:  # at trace time; TF wraps it in AutoGraph's "in user code"
+        text = error.message.split("InvalidArgumentError: ", 1)[-1]
+        out["static"] = text.replace("\n    ", "\n").rstrip("\n")
+    return out
+
+
+def case_assert_op_data_summaries(tf, env):
+    out = {}
+    def body(a, b, c, d, e):
+        tf.debugging.Assert(False, [a, b, c, d, e, "text", tf.constant(["s1", "s2"]), 'q"u\'o\\te\nnl\t\u00e9',
+                                    tf.constant([b"\x01z", b"x"])], summarize=4)
+        return a
+    try:
+        tf.function(body)(tf.constant([1 / 3, -2.0, 1e-7, 2.5e10, 7.0]), tf.constant([[1, 2], [3, 4]]),
+                          tf.constant([True, False]), tf.constant(3.0), tf.zeros([2, 2, 2]))
+    except tf.errors.InvalidArgumentError as error:
+        out["mixed"] = _graph_failure(error.message)[0]
+    def rows(a):
+        tf.debugging.Assert(False, [a])
+        return a
+    try:
+        tf.function(rows)(tf.reshape(tf.range(12.0), [3, 4]))
+    except tf.errors.InvalidArgumentError as error:
+        out["rows"] = _graph_failure(error.message)[0]
+    return out
+
+
 def case_api_assert_passes_and_fails(tf, env):
     out = {"passes": int(_asserting(tf, tf.constant(2))),
            "passes_traced": int(tf.function(lambda: _asserting(tf, tf.constant(3)))()),

@@ -61,3 +61,29 @@ def test_creation_frames_leave_placeflow_out():
         op = tf.reduce_sum(tf.ones([2, 2])).op
     package = str(pathlib.Path(tf.__file__).parent)
     assert op.creation_frames and not any(frame[0].startswith(package) for frame in op.creation_frames)
+
+
+def test_disabling_traceback_filtering_lists_placeflows_frames_too():
+    package = str(pathlib.Path(tf.__file__).parent)
+    assert tf.debugging.is_traceback_filtering_enabled()
+    tf.debugging.disable_traceback_filtering()
+    try:
+        assert not tf.debugging.is_traceback_filtering_enabled()
+        with tf.Graph().as_default():
+            op = tf.reduce_sum(tf.ones([2])).op
+    finally:
+        tf.debugging.enable_traceback_filtering()
+    assert any(frame[0].startswith(package) for frame in op.creation_frames)
+    assert tf.debugging.is_traceback_filtering_enabled()
+
+
+def test_session_runs_a_sign_assertion_when_fetched():
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None], name="x")
+        check = tf.debugging.assert_positive(x)
+        with tf.compat.v1.Session() as sess:
+            sess.run(check, {x: [1.0, 2.0]})
+            with pytest.raises(tf.errors.InvalidArgumentError) as info:
+                sess.run(check, {x: [1.0, -2.0]})
+    assert "assertion failed: [] [Condition x > 0 did not hold element-wise:] [x (x:0) = ] [1 -2]" in info.value.message
+    assert "Node: 'assert_positive/assert_less/Assert/AssertGuard/Assert'" in info.value.message

@@ -51,7 +51,8 @@ def assert_rank(x, rank, message=None, name=None):
     """ValueError unless `x` has rank `rank` (known statically, as TF checks it when possible)."""
     x = convert_to_tensor(x)
     if x.shape is not None and len(x.shape) != int(rank):
-        raise ValueError(f"{message + '. ' if message else ''}Tensor {getattr(x, 'name', 'x')} must have rank "
+        named = "" if isinstance(x, EagerTensor) else x.name
+        raise ValueError(f"{message + '.  ' if message else ''}Tensor {named} must have rank "
                          f"{int(rank)}.  Received rank {len(x.shape)}, shape {tuple(x.shape)}")
 
 
@@ -114,9 +115,21 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TensorFl
             error.complete = True  # no ' [Op:...]' suffix, as TF's
             raise error
         return None
-    done = execute("Assert", (check, *values), check.dtype, {"summarize": 3 if summarize is None else int(summarize)},
-                   name=name)
-    return getattr(done, "op", None)  # TF: None eagerly, the Operation in a graph
+    return graph_assert(check, values, summarize, name or "Assert")
+
+
+def graph_assert(check, values, summarize, scope="Assert"):
+    """The Assert node of a graph, named as TF names it: `<scope>/Assert` when every data item is a string or
+    int32 (TF assumes those are on the host), else `<scope>/AssertGuard/Assert` (TF guards it with a cond).
+    Returns the Operation, as TF does in a graph."""
+    from ..framework import dtypes
+    from ..graph.v1_api import name_scope
+    attrs = {"summarize": 3 if summarize is None else int(summarize)}
+    with name_scope(scope):
+        if all(value.dtype in (dtypes.string, dtypes.int32) for value in values):
+            return execute("Assert", (check, *values), check.dtype, attrs, name="Assert").op
+        with name_scope("AssertGuard"):
+            return execute("Assert", (check, *values), check.dtype, attrs, name="Assert").op
 
 
 def _summarize_eagerly(value, summarize):

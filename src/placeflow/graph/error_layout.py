@@ -20,6 +20,24 @@ HEADER = "Graph execution error:\n\n"
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
+_filtering = {"on": True}  # tf.debugging.enable/disable_traceback_filtering: leave placeflow's frames out
+
+
+def enable_traceback_filtering() -> None:
+    """Leave placeflow's own frames out of the frames graph errors list (the default)."""
+    _filtering["on"] = True
+
+
+def disable_traceback_filtering() -> None:
+    """List placeflow's own frames too in graph errors (for debugging placeflow itself)."""
+    _filtering["on"] = False
+
+
+def is_traceback_filtering_enabled() -> bool:
+    """Whether graph errors leave placeflow's own frames out."""
+    return _filtering["on"]
+
+
 _display_names: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # code -> the name its frames show
 _display_names_lock = threading.Lock()
 
@@ -28,7 +46,7 @@ def user_frames() -> tuple:
     """The calling frames outside placeflow, outermost first, as a flat (code, instruction, code, ...) tuple:
     cheap to take for every op; `resolved` turns it into (file, line, function) when an error is laid out."""
     taken = []
-    append, package = taken.append, _PACKAGE
+    append, package = taken.append, (_PACKAGE if _filtering["on"] else "\0")
     frame = sys._getframe(1)
     while frame is not None:
         code = frame.f_code

@@ -67,12 +67,8 @@ def _assert(xp, condition, *data, summarize=3):
 
 
 def _assert_item(value, summarize):
-    array = value.get() if hasattr(value, "get") else np.asarray(value)
-    if array.dtype == object:
-        items = [v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v) for v in array.reshape(-1)]
-        return " ".join(items[:summarize])
-    text = _summary(array, summarize)
-    return text[1:-1] if text.startswith("[") else text
+    from .strings import summarize_v1
+    return summarize_v1(value.get() if hasattr(value, "get") else np.asarray(value), summarize)
 
 
 def format_for_print(value, summarize: int = 3) -> str:

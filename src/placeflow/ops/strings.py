@@ -272,3 +272,53 @@ def _string_format(xp, *inputs, template=b"{}", placeholder=b"{}", summarize=3):
 
 
 summarize_array = summarize
+
+
+_C_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"', ord("'"): "\\'",
+              ord("\\"): "\\\\"}
+
+
+def _c_escape(raw: bytes) -> str:
+    """C's escaping of a UTF-8 byte string (absl's Utf8SafeCEscape): quotes, backslashes and controls escaped,
+    other control bytes as three octal digits, UTF-8 sequences kept."""
+    escaped = b"".join(_C_ESCAPES[b].encode() if b in _C_ESCAPES else bytes([b]) if b >= 32 and b != 127
+                       else f"\\{b:03o}".encode() for b in raw)
+    return escaped.decode("utf-8", "replace")
+
+
+def summarize_v1(array: np.ndarray, max_entries: int) -> str:
+    """TensorFlow's older tensor text (its Assert op's): the first `max_entries` values in row-major order,
+    rows bracketed without separators (`[1 2][3 4]`), strings bare, '...' where values were left out."""
+    flat = array.reshape(-1)
+    limit = flat.size if max_entries < 0 else min(max_entries, flat.size)
+    kind, itemsize = array.dtype.kind, array.dtype.itemsize
+
+    def element(value):
+        if kind == "O" or kind in "SU":
+            return _c_escape(value if isinstance(value, bytes) else str(value).encode("utf-8"))
+        return _element(value, kind, itemsize)
+    if array.ndim <= 1:
+        text = " ".join(element(flat[i]) for i in range(limit))
+        return text + ("..." if limit < flat.size else "")
+    out, index = [], [0]
+
+    def one_dim(dim):
+        if index[0] >= limit:
+            return
+        if dim == array.ndim - 1:
+            for i in range(array.shape[dim]):
+                if index[0] >= limit:
+                    out.append("...")
+                    return
+                out.append((" " if i else "") + element(flat[index[0]]))
+                index[0] += 1
+            return
+        for _ in range(array.shape[dim]):
+            opened = index[0] < limit
+            if opened:
+                out.append("[")
+            one_dim(dim + 1)
+            if opened or index[0] < limit:
+                out.append("]")
+    one_dim(0)
+    return "".join(out) + ("..." if limit < flat.size else "")
