@@ -5,12 +5,17 @@
 Each row times one op on the host, eagerly and inside a placeflow.function, against the NumPy call(s) that
 compute the same values (the ratio is placeflow's time over NumPy's; medians of repeated samples):
 rfft and stft of audio-sized signals, a 3-D convolution with its im2col written in NumPy, the string hash
-buckets (FarmHash Fingerprint64 in pure Python: the NumPy column is Python's own `hash`, for scale only), and
-a RaggedTensor split and pad of a batch of sentences against Python's str.split and a NumPy fill.
+buckets (FarmHash Fingerprint64 in pure Python: the NumPy column is Python's own `hash`, for scale only),
+a RaggedTensor split and pad of a batch of sentences against Python's str.split and a NumPy fill, and lgamma and
+digamma of 100k values (NumPy has neither: its column is math.lgamma mapped with np.frompyfunc, and digamma
+as a central difference of that), and a batch of LU solves and of matrix exponentials (NumPy: np.linalg.solve,
+and the exponential of symmetric matrices through np.linalg.eigh), and local response normalization (NumPy: the
+same windowed sum of squares over padded channels).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import statistics
 import sys
@@ -57,6 +62,31 @@ def rows():
     conv_traced = tf.function(lambda x, w: tf.nn.conv3d(x, w, [1, 1, 1, 1, 1], "VALID"))
     hash_traced = tf.function(lambda s: tf.strings.to_hash_bucket_fast(s, 1000))
     split_traced = tf.function(lambda s: tf.strings.split(s).to_tensor(shape=[None, 12]))
+    points = rng.uniform(0.1, 50.0, 100_000).astype(np.float32)
+    points_t = tf.constant(points)
+    lgamma_traced = tf.function(lambda x: tf.math.lgamma(x))
+    digamma_traced = tf.function(lambda x: tf.math.digamma(x))
+    python_lgamma = np.frompyfunc(math.lgamma, 1, 1)
+    systems = rng.standard_normal((64, 32, 32)) + 32 * np.eye(32)
+    targets = rng.standard_normal((64, 32, 1))
+    symmetric = rng.standard_normal((64, 16, 16)) * 0.3
+    symmetric = symmetric + np.swapaxes(symmetric, -1, -2)
+    systems_t, targets_t, symmetric_t = (tf.constant(v) for v in (systems, targets, symmetric))
+    lu_traced = tf.function(lambda a, b: tf.linalg.lu_solve(*tf.linalg.lu(a), b))
+    expm_traced = tf.function(lambda a: tf.linalg.expm(a))
+
+    activations = rng.standard_normal((32, 16, 16, 64)).astype(np.float32)
+    activations_t = tf.constant(activations)
+    lrn_traced = tf.function(lambda x: tf.nn.lrn(x))
+
+    def lrn_numpy():
+        padded = np.pad(activations * activations, [(0, 0), (0, 0), (0, 0), (5, 5)])
+        window = sum(padded[..., k:k + 64] for k in range(11))
+        return activations / np.sqrt(1.0 + window)
+
+    def expm_numpy():
+        values, vectors = np.linalg.eigh(symmetric)
+        return (vectors * np.exp(values)[:, None, :]) @ np.swapaxes(vectors, -1, -2)
 
     def split_numpy():
         parts = [s.split() for s in words]
@@ -77,6 +107,17 @@ def rows():
          lambda: tf.strings.to_hash_bucket_fast(words_t, 1000), lambda: hash_traced(words_t), 50),
         ("split + pad 256 sentences", split_numpy, lambda: tf.strings.split(words_t).to_tensor(shape=[None, 12]),
          lambda: split_traced(words_t), 50),
+        ("lgamma 100k (vs math.lgamma)", lambda: python_lgamma(points.astype(np.float64)).astype(np.float32),
+         lambda: tf.math.lgamma(points_t), lambda: lgamma_traced(points_t), 5),
+        ("digamma 100k (vs differences)", lambda: ((python_lgamma(points + 1e-4) - python_lgamma(points - 1e-4))
+                                                   / 2e-4).astype(np.float32),
+         lambda: tf.math.digamma(points_t), lambda: digamma_traced(points_t), 5),
+        ("lu + lu_solve 64 x 32x32", lambda: np.linalg.solve(systems, targets),
+         lambda: tf.linalg.lu_solve(*tf.linalg.lu(systems_t), targets_t), lambda: lu_traced(systems_t, targets_t), 20),
+        ("expm 64 x 16x16 (vs eigh)", expm_numpy, lambda: tf.linalg.expm(symmetric_t),
+         lambda: expm_traced(symmetric_t), 20),
+        ("lrn 32x16x16x64 (radius 5)", lrn_numpy, lambda: tf.nn.lrn(activations_t), lambda: lrn_traced(activations_t),
+         5),
     ]
 
 

@@ -31,6 +31,7 @@ from .api.clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
 from .api.division_ops import truediv, truncatediv, truncatemod  # noqa: F401
 from .api.math_ops import complex, conj, imag, real  # noqa: F401
 from .api.math_ops import invert_permutation, searchsorted  # noqa: F401
+from .api.special_math import scalar_mul  # noqa: F401
 from .api.array_ops import (  # noqa: F401
     bitcast, broadcast_dynamic_shape, broadcast_static_shape, ensure_shape, get_static_value, repeat, reverse_sequence,
     roll, sequence_mask,

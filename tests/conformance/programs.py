@@ -4759,3 +4759,156 @@ def case_gradient_through_a_loop_inside_a_function(tf, env):
                 y = y * v
         return tape.gradient(y, v)
     return float(loop_gradient())
+
+
+_GAMMA_POINTS = [-2.5, -1.5, -0.5, 1e-3, 0.5, 1.0, 1.5, 2.0, 3.7, 10.0, 100.0, 0.0, -1.0, -2.0]
+_in_every_mode("case_special_", {
+    "lgamma": lambda tf: tf.math.lgamma(tf.constant(_GAMMA_POINTS)),
+    "lgamma_float64": lambda tf: tf.math.lgamma(tf.constant(_GAMMA_POINTS, tf.float64)),
+    "digamma": lambda tf: tf.math.digamma(tf.constant(_GAMMA_POINTS)),
+    "digamma_float64": lambda tf: tf.math.digamma(tf.constant(_GAMMA_POINTS, tf.float64)),
+    "zeta": lambda tf: tf.math.zeta(tf.constant([2.0, 3.0, 4.5, 2.0, 2.0, 1.0, 0.5, 3.0]),
+                                    tf.constant([1.0, 2.0, 0.5, -1.5, 10.0, 2.0, 2.0, -2.0])),
+    "polygamma": lambda tf: tf.math.polygamma(tf.constant([0.0, 1.0, 2.0, 3.0, 1.5, 1.0]),
+                                              tf.constant([0.5, 2.0, 3.7, 10.0, 2.0, -1.5])),
+    "erfcinv": lambda tf: tf.math.erfcinv(tf.constant([0.01, 0.5, 1.0, 1.2, 1.99, 0.0, 2.0, 2.5])),
+    "ndtri": lambda tf: tf.math.ndtri(tf.constant([0.01, 0.3, 0.5, 0.9, 0.999, 0.0, 1.0, 1.5])),
+    "multiply_no_nan": lambda tf: tf.math.multiply_no_nan(tf.constant([float("nan"), float("inf"), 2.0, 3.0]),
+                                                          tf.constant([0.0, 0.0, 4.0, 0.5])),
+    "reciprocal_no_nan": lambda tf: tf.math.reciprocal_no_nan(tf.constant([0.0, 2.0, -4.0])),
+    "scalar_mul": lambda tf: tf.math.scalar_mul(3.0, tf.constant([1.0, -2.0])),
+    "is_non_decreasing": lambda tf: tf.stack([tf.math.is_non_decreasing(tf.constant([1, 2, 2, 3])),
+                                              tf.math.is_non_decreasing(tf.constant([[1, 2], [1, 3]]))]),
+    "is_strictly_increasing": lambda tf: tf.stack([tf.math.is_strictly_increasing(tf.constant([1, 2, 2])),
+                                                   tf.math.is_strictly_increasing(tf.constant([[1, 2], [3, 4]]))]),
+    "xlog1py": lambda tf: tf.math.xlog1py(tf.constant([0.0, 0.0, 2.0, 1.0]), tf.constant([-1.0, float("nan"), 1.0,
+                                                                                              0.5])),
+    "zero_fraction": lambda tf: tf.math.zero_fraction(tf.constant([[0.0, 1.0], [0.0, 0.0]])),
+    "nn_zero_fraction": lambda tf: tf.nn.zero_fraction(tf.constant([0, 3, 0])),
+    "accumulate_n": lambda tf: tf.math.accumulate_n([tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])]),
+    "unsorted_segment_sqrt_n": lambda tf: tf.math.unsorted_segment_sqrt_n(
+        tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]), tf.constant([0, 0, 2, 2, 2]), 4),
+})
+
+
+def case_special_gradients(tf, env):
+    x = tf.constant([0.5, 2.0, 3.7, -1.5])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        lgamma, digamma = tf.math.lgamma(x), tf.math.digamma(x)
+        polygamma = tf.math.polygamma(tf.constant(1.0), x)
+        zeta = tf.math.zeta(tf.constant(3.0), x + 3.0)
+        ndtri = tf.math.ndtri(tf.sigmoid(x))
+        no_nan = tf.math.multiply_no_nan(x, tf.constant([0.0, 1.0, 2.0, 0.0]))
+        xlog1py = tf.math.xlog1py(x, x + 2.0)
+    return {name: _rounded(np.asarray(tape.gradient(value, x).numpy())) for name, value in {
+        "lgamma": lgamma, "digamma": digamma, "polygamma": polygamma, "zeta": zeta, "ndtri": ndtri,
+        "multiply_no_nan": no_nan, "xlog1py": xlog1py}.items()}
+
+
+_SQUARE = [[4.0, 1.0, 2.0], [1.0, 3.0, 0.5], [2.0, 0.5, 5.0]]
+_GENERAL = [[0.0, 2.0, 1.0], [3.0, 1.0, -1.0], [1.0, -2.0, 4.0]]
+_in_every_mode("case_linalg_", {
+    "eye": lambda tf: tf.linalg.eye(2, 3, batch_shape=[2], dtype=tf.float64),
+    "matvec": lambda tf: tf.linalg.matvec(tf.constant(_GENERAL), tf.constant([1.0, 2.0, 3.0])),
+    "matvec_transposed": lambda tf: tf.linalg.matvec(tf.constant([_GENERAL, _SQUARE]), tf.constant([1.0, 0.0, -1.0]),
+                                                     transpose_a=True),
+    "normalize": lambda tf: tf.stack([tf.linalg.normalize(tf.constant([[3.0, 4.0], [0.0, 2.0]]), axis=1)[0],
+                                      tf.linalg.normalize(tf.constant([[3.0, 4.0], [0.0, 2.0]]), ord=1)[0]]),
+    "normalize_norm": lambda tf: tf.linalg.normalize(tf.constant([[3.0, 4.0], [0.0, 2.0]]), axis=0)[1],
+    "set_diag": lambda tf: tf.linalg.set_diag(tf.zeros([2, 3, 3]), tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])),
+    "tensor_diag": lambda tf: tf.linalg.tensor_diag(tf.constant([[1, 2], [3, 4]])),
+    "tensor_diag_part": lambda tf: tf.linalg.tensor_diag_part(tf.reshape(tf.range(16.0), [2, 2, 2, 2])),
+    "global_norm": lambda tf: tf.linalg.global_norm([tf.constant([3.0, 4.0]), None, tf.constant([[12.0]])]),
+    "cholesky_solve": lambda tf: tf.linalg.cholesky_solve(tf.linalg.cholesky(tf.constant(_SQUARE)),
+                                                          tf.constant([[1.0], [2.0], [3.0]])),
+    "eigvalsh": lambda tf: tf.linalg.eigvalsh(tf.constant(_SQUARE)),
+    "eigvals": lambda tf: tf.math.real(tf.linalg.eigvals(tf.constant([[2.0, 1.0], [0.0, 3.0]]))),
+    "lu_packed": lambda tf: tf.linalg.lu(tf.constant(_GENERAL))[0],
+    "lu_permutation": lambda tf: tf.linalg.lu(tf.constant(_GENERAL))[1],
+    "lu_solve": lambda tf: tf.linalg.lu_solve(*tf.linalg.lu(tf.constant(_GENERAL)), tf.constant([[1.0], [0.0], [2.0]])),
+    "lu_reconstruct": lambda tf: tf.linalg.lu_reconstruct(*tf.linalg.lu(tf.constant([_GENERAL, _SQUARE]))),
+    "lu_matrix_inverse": lambda tf: tf.linalg.lu_matrix_inverse(*tf.linalg.lu(tf.constant(_GENERAL))),
+    "expm": lambda tf: tf.linalg.expm(tf.constant([[0.0, 1.0], [-2.0, -3.0]])),
+    "expm_large": lambda tf: tf.linalg.expm(tf.constant(_GENERAL, tf.float64) * 3.0),
+})
+
+
+def case_linalg_eig_reconstructs(tf, env):
+    a = tf.constant([[2.0, 1.0], [1.0, 3.0], ], tf.float64)
+    e, v = tf.linalg.eig(a)
+    values, vectors = e.numpy(), v.numpy()
+    back = vectors @ np.diag(values) @ np.linalg.inv(vectors)
+    return {"dtypes": [e.dtype.name, v.dtype.name], "values": _rounded(np.sort(np.real(values))),
+            "reconstructed": _rounded(np.real(back)), "unit_vectors": _rounded(np.linalg.norm(vectors, axis=0))}
+
+
+def case_linalg_new_gradients(tf, env):
+    a = tf.constant(_GENERAL)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(a)
+        matvec = tf.reduce_sum(tf.linalg.matvec(a, tf.constant([1.0, 2.0, 3.0])) ** 2)
+        normalized = tf.reduce_sum(tf.linalg.normalize(a, axis=1)[0][:, 0])
+        expm = tf.reduce_sum(tf.linalg.expm(a * 0.1))
+    return {name: _rounded(np.asarray(tape.gradient(value, a).numpy())) for name, value in {
+        "matvec": matvec, "normalize": normalized, "expm": expm}.items()}
+
+
+def case_linalg_lu_has_no_gradient(tf, env):
+    a = tf.constant(_GENERAL)
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        solved = tf.reduce_sum(tf.linalg.lu_solve(*tf.linalg.lu(a), tf.constant([[1.0], [0.0], [2.0]])))
+    return _rounded(np.asarray(tape.gradient(solved, a).numpy()))
+
+
+_NN_IMAGE = np.arange(2 * 3 * 3 * 4, dtype=np.float32).reshape(2, 3, 3, 4) / 10.0 - 3.0
+_in_every_mode("case_nn_more_", {
+    "in_top_k": lambda tf: tf.nn.in_top_k(tf.constant([1, 0, 2]), tf.constant([[0.1, 0.9, 0.0], [0.8, 0.2, 0.8],
+                                                                             [0.5, 0.4, 0.1]]), 1),
+    "top_k": lambda tf: tf.nn.top_k(tf.constant([3.0, 1.0, 4.0, 1.5]), 2).values,
+    "crelu": lambda tf: tf.nn.crelu(tf.constant([[-1.0, 2.0], [3.0, -4.0]])),
+    "crelu_axis0": lambda tf: tf.nn.crelu(tf.constant([[-1.0, 2.0], [3.0, -4.0]]), axis=0),
+    "lrn": lambda tf: tf.nn.local_response_normalization(tf.constant(_NN_IMAGE), depth_radius=1, bias=2.0, alpha=0.5,
+                                                         beta=0.75),
+    "lrn_defaults": lambda tf: tf.nn.lrn(tf.constant(_NN_IMAGE)),
+    "log_poisson_loss": lambda tf: tf.nn.log_poisson_loss(tf.constant([0.0, 1.0, 2.0, 5.0]),
+                                                          tf.constant([0.5, -1.0, 1.0, 2.0])),
+    "log_poisson_loss_full": lambda tf: tf.nn.log_poisson_loss(tf.constant([0.0, 1.0, 2.0, 5.0]),
+                                                               tf.constant([0.5, -1.0, 1.0, 2.0]), compute_full_loss=True),
+    "sufficient_statistics": lambda tf: tf.concat([tf.reshape(part, [-1]) for part in tf.nn.sufficient_statistics(
+        tf.constant([[1.0, 2.0], [3.0, 5.0]]), [0], shift=tf.constant([1.0, 1.0]))], axis=0),
+    "sufficient_statistics_keepdims": lambda tf: tf.concat([tf.reshape(part, [-1]) for part in
+                                                            tf.nn.sufficient_statistics(tf.constant([[1.0, 2.0],
+                                                                                                     [3.0, 5.0]]),
+                                                                                        [1], keepdims=True)[:3]], 0),
+    "normalize_moments": lambda tf: tf.stack(list(tf.nn.normalize_moments(
+        tf.constant(2.0), tf.constant([2.0, 5.0]), tf.constant([4.0, 17.0]), tf.constant([1.0, 1.0])))),
+    "weighted_moments": lambda tf: tf.stack(list(tf.nn.weighted_moments(
+        tf.constant([[1.0, 2.0], [3.0, 5.0], [0.0, 1.0]]), [0], tf.constant([[1.0], [2.0], [0.0]])))),
+    "weighted_moments_keepdims": lambda tf: tf.nn.weighted_moments(
+        tf.constant([[1.0, 2.0], [3.0, 5.0]]), [1], tf.constant([1.0, 3.0]), keepdims=True)[1],
+    "weighted_cross_entropy": lambda tf: tf.nn.weighted_cross_entropy_with_logits(
+        tf.constant([0.0, 1.0, 1.0, 0.5]), tf.constant([-2.0, 0.5, 30.0, -30.0]), 3.0),
+    "atrous_conv2d": lambda tf: tf.nn.atrous_conv2d(tf.constant(_NN_IMAGE), tf.ones([2, 2, 4, 2]) * 0.1, 2, "SAME"),
+    "batch_norm_global": lambda tf: tf.nn.batch_norm_with_global_normalization(
+        tf.constant([[1.0, 2.0]]), tf.constant([0.5, 1.0]), tf.constant([4.0, 1.0]), tf.constant([0.1, 0.2]),
+        tf.constant([2.0, 3.0]), 0.001, True),
+    "batch_norm_global_unscaled": lambda tf: tf.nn.batch_norm_with_global_normalization(
+        tf.constant([[1.0, 2.0]]), tf.constant([0.5, 1.0]), tf.constant([4.0, 1.0]), tf.constant([0.1, 0.2]),
+        tf.constant([2.0, 3.0]), 0.001, False),
+})
+
+
+def case_nn_more_gradients(tf, env):
+    x = tf.constant(_NN_IMAGE[:1, :2, :2])
+    logits = tf.constant([-2.0, 0.5, 3.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, logits])
+        lrn = tf.reduce_sum(tf.nn.local_response_normalization(x, 1, 2.0, 0.5, 0.75) ** 2)
+        crelu = tf.reduce_sum(tf.nn.crelu(x) * 1.5)
+        poisson = tf.reduce_sum(tf.nn.log_poisson_loss(tf.constant([0.0, 2.0, 5.0]), logits, compute_full_loss=True))
+        weighted = tf.reduce_sum(tf.nn.weighted_cross_entropy_with_logits(tf.constant([0.0, 1.0, 0.5]), logits, 3.0))
+    return {"lrn": _rounded(tape.gradient(lrn, x).numpy()), "crelu": _rounded(tape.gradient(crelu, x).numpy()),
+            "poisson": _rounded(tape.gradient(poisson, logits).numpy()),
+            "weighted": _rounded(tape.gradient(weighted, logits).numpy())}

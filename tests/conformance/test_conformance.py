@@ -48,8 +48,8 @@ def _approx(value):
         return {k: _approx(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_approx(v) for v in value]
-    if isinstance(value, float):
-        return pytest.approx(value, abs=2e-5, nan_ok=True)
+    if isinstance(value, float):  # 2e-5 absolute, or a few float32 ulps of a large value (1e-6 relative)
+        return pytest.approx(value, abs=2e-5, rel=1e-6, nan_ok=True)
     return value
 
 

@@ -217,6 +217,17 @@ CASES = {
     "StatelessRandomGammaV2": (None, []),  # not implemented: it raises LookupError
     "TensorScatterMax": (None, []), "TensorScatterMin": (None, []),  # not implemented: they raise LookupError
     "Erfinv": (lambda x: tf.math.erfinv(x) * tf.constant(W32.T), [signed(2, 3) * 0.6]),
+    "Lgamma": (lambda x: tf.math.lgamma(x) * tf.constant(W32.T), [np.abs(signed(2, 3)) + 0.5]),
+    "Digamma": (lambda x: tf.math.digamma(x) * tf.constant(W32.T), [np.abs(signed(2, 3)) + 0.5]),
+    "Polygamma": (lambda x: tf.math.polygamma(tf.constant(2.0, tf.float64), x) * tf.constant(W32.T),
+                  [np.abs(signed(2, 3)) + 0.5]),
+    "Zeta": (lambda q: tf.math.zeta(tf.constant(3.0, tf.float64), q) * tf.constant(W32.T), [np.abs(signed(2, 3)) + 0.5]),
+    "Ndtri": (lambda x: tf.math.ndtri(x) * tf.constant(W32.T), [np.abs(signed(2, 3)) * 0.4 + 0.05]),
+    "Erfcinv": (lambda x: tf.math.erfcinv(x) * tf.constant(W32.T), [np.abs(signed(2, 3)) * 0.8 + 0.1]),
+    "MatrixExponential": (lambda x: tf.linalg.expm(x) * tf.constant(W33), [signed(3, 3) * 0.5]),
+    "_MatrixExponentialGrad": (None, []),  # second order of expm: not implemented, it raises LookupError
+    "Eig": (None, []),  # not implemented: it raises LookupError
+    "Lu": (None, []),  # TensorFlow registers no gradient: it raises LookupError
 }
 
 

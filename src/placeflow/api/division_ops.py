@@ -1,9 +1,9 @@
 """Division in TensorFlow's other roundings and guards: truediv, truncatediv, truncatemod, divide_no_nan,
-xdivy, xlogy."""
+xdivy, xlogy, xlog1py, multiply_no_nan, reciprocal_no_nan."""
 
 from __future__ import annotations
 
-from ..eager.convert import operands
+from ..eager.convert import convert_to_tensor, operands
 from ..eager.execute import execute
 from . import array_ops, math_ops
 
@@ -41,6 +41,24 @@ def xlogy(x, y, name=None):
     """x * log(y), and 0 wherever x is 0."""
     x, y = _floating(x, y, "xlogy")
     return _zero_where(x, lambda zero: math_ops.multiply(x, math_ops.log(_ones_where(zero, y))), name)
+
+
+def xlog1py(x, y, name=None):
+    """x * log1p(y), and 0 wherever x is 0."""
+    x, y = _floating(x, y, "xlog1py")
+    return _zero_where(x, lambda zero: math_ops.multiply(x, math_ops.log1p(_ones_where(zero, y))), name)
+
+
+def multiply_no_nan(x, y, name=None):
+    """x * y, and 0 wherever y is 0 (even for x NaN or inf); gradients are 0 there too."""
+    x, y = _floating(x, y, "multiply_no_nan")
+    return _zero_where(y, lambda zero: math_ops.multiply(_ones_where(zero, x), y), name)
+
+
+def reciprocal_no_nan(x, name=None):
+    """1 / x, and 0 wherever x is 0."""
+    x = convert_to_tensor(x)
+    return divide_no_nan(array_ops.ones_like(x), x, name=name)
 
 
 def _zero_where(test, compute, name):

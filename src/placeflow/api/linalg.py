@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
-from . import math_ops
+from ..framework import dtypes
+from . import array_ops, indexing, math_ops
 from .array_ops import transpose
 from .math_ops import einsum, matmul, norm, tensordot  # noqa: F401 - also public here
 
@@ -181,3 +184,122 @@ def matrix_rank(a, tol=None, validate_args=False, name=None):
 
 
 from .nn import l2_normalize  # noqa: E402,F401 - also public here
+from .array_ops import eye  # noqa: E402,F401 - also public here
+from .clip_ops import global_norm  # noqa: E402,F401 - also public here
+
+
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
+    """Each matrix of `a` times each vector of `b` (a_is_sparse/b_is_sparse: TF's hints, the same product)."""
+    product = math_ops.matmul(a, array_ops.expand_dims(convert_to_tensor(b), -1), transpose_a=transpose_a,
+                              adjoint_a=adjoint_a, a_is_sparse=a_is_sparse, b_is_sparse=b_is_sparse)
+    return array_ops.squeeze(product, axis=-1, name=name)
+
+
+def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 - TensorFlow's names
+    """(tensor / its norm, the norm) with the norm taken as tf.norm takes it (keeping dimensions)."""
+    tensor = convert_to_tensor(tensor)
+    norm = math_ops.norm(tensor, ord=ord, axis=axis, keepdims=True)
+    return math_ops.divide(tensor, math_ops.cast(norm, tensor.dtype), name=name), norm
+
+
+def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
+    """Each matrix of `input` with its main diagonal replaced by `diagonal` (k=0 only)."""
+    if k != 0 or align != "RIGHT_LEFT":
+        raise NotImplementedError(f"tf.linalg.set_diag with k={k!r}, align={align!r} is not implemented in "
+                                  "placeflow: only the main diagonal (k=0).")
+    x = convert_to_tensor(input)
+    values = convert_to_tensor(diagonal, dtype=x.dtype)
+    mask = math_ops.cast(diag(array_ops.ones_like(values)), x.dtype)
+    return math_ops.add(x * (1 - mask), diag(values) * mask, name=None if name == "set_diag" else name)
+
+
+def tensor_diag(diagonal, name=None):
+    """The tensor of rank 2k with `diagonal` (rank k) on its diagonal: out[i..., i...] = diagonal[i...]."""
+    values = convert_to_tensor(diagonal)
+    shape = [int(s) for s in values.shape]
+    size = int(np.prod(shape)) if shape else 1
+    flat = diag(array_ops.reshape(values, [size]))
+    return array_ops.reshape(flat, shape + shape, name=name)
+
+
+def tensor_diag_part(input, name=None):  # noqa: A002
+    """The diagonal of a tensor of rank 2k: out[i...] = input[i..., i...]."""
+    x = convert_to_tensor(input)
+    shape = [int(s) for s in x.shape]
+    half = len(shape) // 2
+    if len(shape) % 2 or shape[:half] != shape[half:]:
+        raise ValueError(f"Input must have even rank and its first half of dimensions equal the second; got "
+                         f"shape {shape}")
+    size = int(np.prod(shape[:half])) if half else 1
+    return array_ops.reshape(diag_part(array_ops.reshape(x, [size, size])), shape[:half], name=name)
+
+
+def cholesky_solve(chol, rhs, name=None):
+    """x with A x = rhs, given A's lower Cholesky factor `chol`."""
+    y = triangular_solve(chol, rhs, lower=True, adjoint=False)
+    return triangular_solve(chol, y, lower=True, adjoint=True, name=name)
+
+
+def eigvalsh(tensor, name=None):
+    """The eigenvalues (ascending) of each self-adjoint matrix."""
+    return eigh(tensor, name=name)[0]
+
+
+def eig(tensor, name=None):
+    """(complex eigenvalues, complex unit eigenvectors) of each square matrix (Eig)."""
+    x = _floats(tensor)
+    values, vectors = execute("Eig", (x,), x.dtype, {"compute_v": True}, name=name)
+    return values, vectors
+
+
+def eigvals(tensor, name=None):
+    """The complex eigenvalues of each square matrix."""
+    return eig(tensor, name=name)[0]
+
+
+def lu(input, output_idx_type=dtypes.int32, name=None):  # noqa: A002
+    """(lower_upper, p): L (unit diagonal, below) and U (on and above) packed, and the row order p with
+    input[..., p, :] = L @ U (partial pivoting). TensorFlow registers no gradient for it."""
+    x = _floats(input)
+    packed, order = execute("Lu", (x,), x.dtype, {"output_idx_type": dtypes.as_dtype(output_idx_type)}, name=name)
+    return packed, order
+
+
+def _lu_factors(lower_upper):
+    lower_upper = convert_to_tensor(lower_upper)
+    ones = array_ops.ones_like(diag_part(lower_upper))
+    return set_diag(band_part(lower_upper, -1, 0), ones), band_part(lower_upper, 0, -1)
+
+
+def _rows_in_order(x, perm, batch_dims):
+    return indexing.gather(x, perm, axis=batch_dims, batch_dims=batch_dims)
+
+
+def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
+    """x with input @ x = rhs, from lu(input)."""
+    lower, upper = _lu_factors(lower_upper)
+    rhs = convert_to_tensor(rhs, dtype=lower.dtype)
+    permuted = _rows_in_order(rhs, perm, len(lower.shape) - 2)
+    return triangular_solve(upper, triangular_solve(lower, permuted, lower=True), lower=False, name=name)
+
+
+def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
+    """The matrix lu() factored: rows of L @ U put back in their original order."""
+    lower, upper = _lu_factors(lower_upper)
+    product = math_ops.matmul(lower, upper)
+    inverse = math_ops.argsort(perm, axis=-1, stable=True)  # the row order that undoes perm
+    return _rows_in_order(product, inverse, len(product.shape) - 2)
+
+
+def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
+    """The inverse of the matrix lu() factored."""
+    lower_upper = convert_to_tensor(lower_upper)
+    size = lower_upper.shape[-1]
+    identity = array_ops.eye(size, batch_shape=list(lower_upper.shape[:-2]), dtype=lower_upper.dtype)
+    return lu_solve(lower_upper, perm, identity, name=name)
+
+
+def expm(input, name=None):  # noqa: A002
+    """The matrix exponential of each square matrix (scaling and squaring, Pade 13), with its gradient."""
+    x = _floats(input)
+    return execute("MatrixExponential", (x,), x.dtype, name=name)

@@ -14,7 +14,13 @@ from .math_ops import (  # noqa: F401
     reduce_euclidean_norm, rint, segment_max, segment_mean, segment_min, segment_prod, unsorted_segment_min,
     unsorted_segment_prod,
 )
-from .division_ops import divide_no_nan, truediv, xdivy, xlogy  # noqa: F401
+from .division_ops import (  # noqa: F401
+    divide_no_nan, multiply_no_nan, reciprocal_no_nan, truediv, xdivy, xlog1py, xlogy,
+)
+from .special_math import (  # noqa: F401
+    accumulate_n, digamma, erfcinv, is_non_decreasing, is_strictly_increasing, lgamma, ndtri, polygamma, scalar_mul,
+    unsorted_segment_sqrt_n, zero_fraction, zeta,
+)
 from .nn import elu, l2_normalize, log_softmax, selu, softmax, softplus, softsign  # noqa: F401
 from .math_ops import floormod as mod  # noqa: F401 - tf.math.mod is floormod
 from .math_ops import erfinv, invert_permutation, nextafter  # noqa: F401

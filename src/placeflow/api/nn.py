@@ -7,6 +7,13 @@ from .array_ops import transpose
 from . import math_ops
 from .math_ops import sigmoid, tanh  # noqa: F401 - also public under nn
 from . import nn_experimental as experimental  # noqa: F401 - tf.nn.experimental
+from .special_math import zero_fraction  # noqa: F401 - also public under nn
+from .nn_losses import log_poisson_loss, weighted_cross_entropy_with_logits  # noqa: F401
+from .math_ops import in_top_k, top_k  # noqa: F401 - also public under nn
+from .normalization import (  # noqa: F401
+    batch_norm_with_global_normalization, local_response_normalization, lrn, normalize_moments,
+    sufficient_statistics, weighted_moments,
+)
 
 
 def relu(features, name=None):
@@ -100,6 +107,13 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
 def _activation(op, features, name, attrs=None):
     x = convert_to_tensor(features)
     return execute(op, (x,), x.dtype, attrs, name=name)
+
+
+def crelu(features, name=None, axis=-1):
+    """[relu(x), relu(-x)] concatenated along `axis` (concatenated ReLU)."""
+    from .array_ops import concat
+    x = convert_to_tensor(features)
+    return concat([relu(x), relu(math_ops.negative(x))], axis=axis, name=name)
 
 
 def relu6(features, name=None):
@@ -460,6 +474,14 @@ def conv_transpose(input, filters, output_shape, strides, padding="SAME", data_f
 
 
 @_accepts_channels_first(2)
+def atrous_conv2d(value, filters, rate, padding, name=None):
+    """conv2d with its filter dilated by `rate` (unit strides, NHWC)."""
+    rate = int(rate)
+    if rate < 1:
+        raise ValueError(f"rate {rate} cannot be less than one")
+    return conv2d(value, filters, [1, 1, 1, 1], padding, dilations=[1, rate, rate, 1], name=name)
+
+
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None):  # noqa: A002
     """Each input channel convolved with its own `channel_multiplier` filters: filter [h, w, in, multiplier],
     output channels in * multiplier (channel c's filters at c * multiplier + m), as TensorFlow orders them."""

@@ -186,6 +186,13 @@ def no_gradient_yet(op: str):
     return gradient
 
 
+def no_gradient_registered(op: str):
+    """The gradient of an op TensorFlow registers none for (not even 'not differentiable'): LookupError, as TF's."""
+    def gradient(e, *grads):
+        raise LookupError(f"gradient registry has no entry for: {op}")
+    return gradient
+
+
 def presize_from_attrs(args, attrs) -> tuple:
     """The output of an op whose `shape` and `dtype` attributes say what it makes (Fill, random ops)."""
     return attrs["shape"], attrs["dtype"].numpy_dtype

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..framework import dtypes as d
 from .emit import emit
-from .registry import COMPLEX, NOT_DIFFERENTIABLE, define
+from .registry import COMPLEX, NOT_DIFFERENTIABLE, define, no_gradient_registered
 
 REALS = frozenset({d.float32, d.float64})
 _COMPLEX_OF = {d.float32: d.complex64, d.float64: d.complex128}
@@ -14,10 +14,7 @@ _REAL_OF = {d.complex64: d.float32, d.complex128: d.float64}
 _SUFFIX = {1: "", 2: "2D", 3: "3D"}
 
 
-def _no_gradient(op: str):
-    def gradient(entry, *upstream):  # TensorFlow registers none for the 3-D real transforms
-        raise LookupError(f"gradient registry has no entry for: {op}")
-    return gradient
+_no_gradient = no_gradient_registered  # TensorFlow registers none for the 3-D real transforms
 
 
 def _axes(rank: int) -> tuple:

@@ -1,0 +1,101 @@
+"""tf.math's special functions (lgamma, digamma, zeta, polygamma, ndtri, erfcinv) and its small helpers built
+from other ops (scalar_mul, is_non_decreasing, is_strictly_increasing, zero_fraction, accumulate_n,
+unsorted_segment_sqrt_n)."""
+
+from __future__ import annotations
+
+from ..eager.convert import convert_to_tensor
+from ..framework import dtypes
+from ..framework.tensor_shape import TensorShape
+from . import array_ops, indexing, math_ops
+
+
+def lgamma(x, name=None):
+    """log|Gamma(x)| elementwise; inf at 0 and the negative integers."""
+    return math_ops._unary("Lgamma", x, name)
+
+
+def digamma(x, name=None):
+    """The derivative of lgamma (psi); NaN at 0 and the negative integers."""
+    return math_ops._unary("Digamma", x, name)
+
+
+def zeta(x, q, name=None):
+    """The Hurwitz zeta function: the sum over k >= 0 of (k + q)^-x."""
+    return math_ops._binary("Zeta", x, q, name)
+
+
+def polygamma(a, x, name=None):
+    """The a-th derivative of digamma at x (a a non-negative integer, given as a float tensor)."""
+    return math_ops._binary("Polygamma", a, x, name)
+
+
+def ndtri(x, name=None):
+    """The standard normal distribution's quantile function (the inverse of its CDF)."""
+    return math_ops._unary("Ndtri", x, name)
+
+
+def erfcinv(x, name=None):
+    """The inverse of erfc on (0, 2)."""
+    return math_ops._unary("Erfcinv", x, name)
+
+
+def scalar_mul(scalar, x, name=None):
+    """scalar * x, for a scalar (ValueError for any other shape, as TensorFlow)."""
+    x = convert_to_tensor(x)
+    scalar = convert_to_tensor(scalar, dtype=x.dtype)
+    if scalar.shape is not None and len(scalar.shape) != 0:
+        raise ValueError(f"Only scalar multiply works, got shape {TensorShape(scalar.shape)}")
+    return math_ops.multiply(scalar, x, name=name)
+
+
+def _monotone(x, compare, what: str):
+    x = convert_to_tensor(x)
+    if not (x.dtype.is_integer or x.dtype.is_floating):
+        raise TypeError(f"Expected x to be numeric, instead found: {x.dtype!r}")
+    flat = array_ops.reshape(x, [-1])
+    return math_ops.reduce_all(compare(flat[:-1], flat[1:]), name=what)
+
+
+def is_non_decreasing(x, name=None):
+    """Whether x, read in row-major order, never decreases (True with fewer than two elements)."""
+    return _monotone(x, math_ops.less_equal, name or "is_non_decreasing")
+
+
+def is_strictly_increasing(x, name=None):
+    """Whether x, read in row-major order, always increases (True with fewer than two elements)."""
+    return _monotone(x, math_ops.less, name or "is_strictly_increasing")
+
+
+def zero_fraction(value, name=None):
+    """The fraction of the elements of `value` that are zero, as float32."""
+    value = convert_to_tensor(value)
+    size = indexing.size(value, out_type=dtypes.int64)
+    zeros = math_ops.subtract(size, math_ops.count_nonzero(value, dtype=dtypes.int64))
+    return math_ops.divide(math_ops.cast(zeros, dtypes.float32), math_ops.cast(size, dtypes.float32), name=name)
+
+
+def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+    """The sum of `inputs` (TensorFlow's deprecated alias of add_n, with its shape and dtype checks)."""
+    tensors = [convert_to_tensor(t) for t in inputs] if inputs else []
+    if not tensors:
+        raise ValueError("inputs must be an iterable of at least one Tensor/IndexedSlices with the same dtype and "
+                         "shape")
+    if tensor_dtype is not None and any(t.dtype != dtypes.as_dtype(tensor_dtype) for t in tensors):
+        raise TypeError(f"tensor_dtype is {tensor_dtype}, but input is of type {tensors[0].dtype}")
+    if shape is not None and not all(TensorShape(t.shape).is_compatible_with(TensorShape(shape)) for t in tensors):
+        raise ValueError(f"Shapes of inputs and shape are not compatible: {TensorShape(tensors[0].shape)} vs "
+                         f"{TensorShape(shape)}")
+    return math_ops.add_n(tensors, name=name)
+
+
+def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
+    """Each segment's sum divided by the square root of its number of entries (0 for an empty segment)."""
+    data = convert_to_tensor(data)
+    total = math_ops.unsorted_segment_sum(data, segment_ids, num_segments)
+    ones = array_ops.ones_like(segment_ids, dtype=data.dtype)
+    count = math_ops.unsorted_segment_sum(ones, segment_ids, num_segments)
+    count = math_ops.maximum(count, array_ops.ones_like(count))
+    extra = len(total.shape) - 1 if total.shape is not None else 0
+    count = array_ops.reshape(count, [-1] + [1] * extra)
+    return math_ops.divide(total, math_ops.sqrt(count), name=name)
