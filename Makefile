@@ -43,6 +43,7 @@ record-tf:
 	PYTHONPATH=src $(TF_VENV)/bin/python tests/data/record_tf_tfrecords.py
 	$(TF_VENV)/bin/python tests/graph/record_tf_session_soft.py > tests/graph/tf_session_soft.json
 	$(TF_VENV)/bin/python tests/graph/record_tf_graph_errors.py > tests/graph/tf_graph_errors.json
+	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/checkpoint/record_tf_checkpoints.py
 
 # Re-record tests/keras/fixtures (Keras 3's files and numbers) and check that Keras reads placeflow's files.
 record-keras:

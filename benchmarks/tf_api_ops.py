@@ -10,7 +10,8 @@ a RaggedTensor split and pad of a batch of sentences against Python's str.split 
 digamma of 100k values (NumPy has neither: its column is math.lgamma mapped with np.frompyfunc, and digamma
 as a central difference of that), and a batch of LU solves and of matrix exponentials (NumPy: np.linalg.solve,
 and the exponential of symmetric matrices through np.linalg.eigh), and local response normalization (NumPy: the
-same windowed sum of squares over padded channels).
+same windowed sum of squares over padded channels), tf.scan against the same Python loop in NumPy, and
+numpy_function / py_function against calling the same NumPy function directly (their cost is the crossing).
 """
 
 from __future__ import annotations
@@ -84,6 +85,24 @@ def rows():
         window = sum(padded[..., k:k + 64] for k in range(11))
         return activations / np.sqrt(1.0 + window)
 
+    sequence = rng.standard_normal((64, 256)).astype(np.float32)
+    sequence_t = tf.constant(sequence)
+    scan_traced = tf.function(lambda x: tf.scan(lambda a, v: a * 0.5 + v, x))
+
+    def scan_numpy():
+        accumulator, out = sequence[0], [sequence[0]]
+        for row in sequence[1:]:
+            accumulator = accumulator * 0.5 + row
+            out.append(accumulator)
+        return np.stack(out)
+
+    def py_body(a):
+        return np.tanh(np.asarray(a)) * 2.0
+    vector = rng.standard_normal(1000).astype(np.float32)
+    vector_t = tf.constant(vector)
+    numpy_function_traced = tf.function(lambda x: tf.numpy_function(py_body, [x], tf.float32))
+    py_function_traced = tf.function(lambda x: tf.py_function(lambda a: tf.tanh(a) * 2.0, [x], tf.float32))
+
     def expm_numpy():
         values, vectors = np.linalg.eigh(symmetric)
         return (vectors * np.exp(values)[:, None, :]) @ np.swapaxes(vectors, -1, -2)
@@ -118,6 +137,13 @@ def rows():
          lambda: expm_traced(symmetric_t), 20),
         ("lrn 32x16x16x64 (radius 5)", lrn_numpy, lambda: tf.nn.lrn(activations_t), lambda: lrn_traced(activations_t),
          5),
+        ("scan 64 steps of 256 (vs a loop)", scan_numpy, lambda: tf.scan(lambda a, v: a * 0.5 + v, sequence_t),
+         lambda: scan_traced(sequence_t), 20),
+        ("numpy_function tanh 1000", lambda: py_body(vector),
+         lambda: tf.numpy_function(py_body, [vector_t], tf.float32), lambda: numpy_function_traced(vector_t), 200),
+        ("py_function tanh 1000 (vs NumPy)", lambda: py_body(vector),
+         lambda: tf.py_function(lambda a: tf.tanh(a) * 2.0, [vector_t], tf.float32),
+         lambda: py_function_traced(vector_t), 200),
     ]
 
 

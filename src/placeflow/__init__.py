@@ -16,7 +16,8 @@ from .api.sparse import SparseTensor  # noqa: F401
 from .api import ragged  # noqa: F401
 from .api.ragged import RaggedTensor  # noqa: F401
 from .api.indexed_slices import IndexedSlices  # noqa: F401
-from .api.map_ops import map_fn, vectorized_map  # noqa: F401
+from .api.map_ops import foldl, foldr, map_fn, scan, vectorized_map  # noqa: F401
+from .api.script_ops import numpy_function, py_function  # noqa: F401
 from .api.array_ops import (  # noqa: F401
     concat, expand_dims, eye, fill, one_hot, ones, ones_like, range, reshape, shape, split, squeeze, stack,
     strided_slice, tile, transpose, zeros, zeros_like,

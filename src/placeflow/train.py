@@ -6,10 +6,21 @@ build the graph's gradient and update ops instead. The classes are made on first
 
 from __future__ import annotations
 
+import types
+
 from .distribute.cluster import ClusterSpec  # noqa: F401
 from .framework import graph_mode
 from .graph import v1_train
-from .graph.saver import Saver, latest_checkpoint  # noqa: F401
+from .graph.saver import Saver  # noqa: F401
+from .checkpoint.checkpoint import Checkpoint, CheckpointOptions  # noqa: F401
+from .checkpoint.manager import CheckpointManager  # noqa: F401
+from .checkpoint.reader import checkpoints_iterator, list_variables, load_checkpoint, load_variable  # noqa: F401
+from .checkpoint.state import get_checkpoint_state, latest_checkpoint  # noqa: F401
+from .checkpoint.views import CheckpointView, TrackableView  # noqa: F401
+from .checkpoint.python_state import PythonState as _PythonState
+
+experimental = types.ModuleType("placeflow.train.experimental", "tf.train.experimental: PythonState.")
+experimental.PythonState = _PythonState
 from .graph.v1_train import get_or_create_global_step  # noqa: F401
 from .api.example_proto import BytesList, Example, Feature, Features, FloatList, Int64List  # noqa: E402,F401
 

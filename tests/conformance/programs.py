@@ -4912,3 +4912,230 @@ def case_nn_more_gradients(tf, env):
     return {"lrn": _rounded(tape.gradient(lrn, x).numpy()), "crelu": _rounded(tape.gradient(crelu, x).numpy()),
             "poisson": _rounded(tape.gradient(poisson, logits).numpy()),
             "weighted": _rounded(tape.gradient(weighted, logits).numpy())}
+
+
+_FOLD_X = [1.0, 2.0, 3.0, 4.0]
+_in_every_mode("case_fold_", {
+    "scan": lambda tf: tf.scan(lambda a, v: a + v, tf.constant(_FOLD_X)),
+    "scan_initializer": lambda tf: tf.scan(lambda a, v: a * v, tf.constant(_FOLD_X), initializer=tf.constant(2.0)),
+    "scan_reverse": lambda tf: tf.scan(lambda a, v: a + v, tf.constant(_FOLD_X), reverse=True),
+    "scan_structure": lambda tf: tf.stack(tf.scan(lambda a, v: (a[0] + v, a[1] * v), tf.constant(_FOLD_X),
+                                                  initializer=(tf.constant(0.0), tf.constant(1.0)))),
+    "scan_tuple_elems": lambda tf: tf.scan(lambda a, v: a + v[0] * v[1], (tf.constant(_FOLD_X), tf.constant(_FOLD_X)),
+                                           initializer=tf.constant(0.0)),
+    "scan_matrices": lambda tf: tf.scan(lambda a, v: tf.matmul(a, v), tf.reshape(tf.range(8.0), [2, 2, 2]),
+                                        initializer=tf.eye(2)),
+    "scan_empty_with_initializer": lambda tf: tf.scan(lambda a, v: a + v, tf.zeros([0]), initializer=tf.constant(5.0)),
+    "foldl": lambda tf: tf.foldl(lambda a, v: a - v, tf.constant(_FOLD_X)),
+    "foldl_initializer": lambda tf: tf.foldl(lambda a, v: a - v, tf.constant(_FOLD_X), initializer=tf.constant(10.0)),
+    "foldr": lambda tf: tf.foldr(lambda a, v: a - v, tf.constant(_FOLD_X)),
+    "foldr_initializer": lambda tf: tf.foldr(lambda a, v: a - v, tf.constant(_FOLD_X), initializer=tf.constant(10.0)),
+    "foldl_empty_with_initializer": lambda tf: tf.foldl(lambda a, v: a + v, tf.zeros([0]),
+                                                        initializer=tf.constant(5.0)),
+    "foldl_ints": lambda tf: tf.foldl(lambda a, v: a * 10 + v, tf.constant([1, 2, 3])),
+})
+
+
+def case_fold_empty_without_initializer_eagerly(tf, env):
+    return tf.foldl(lambda a, v: a + v, tf.zeros([0]))
+
+
+def case_fold_gradients(tf, env):
+    x = tf.constant(_FOLD_X)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        scanned = tf.reduce_sum(tf.scan(lambda a, v: a * v + 1.0, x) ** 2)
+        folded = tf.foldr(lambda a, v: a * v - v, x, initializer=tf.constant(0.5))
+    return {"scan": _rounded(tape.gradient(scanned, x).numpy()), "foldr": _rounded(tape.gradient(folded, x).numpy())}
+
+
+_in_every_mode("case_script_", {
+    "py_function": lambda tf: tf.py_function(lambda a: a * 2.0 + 1.0, [tf.constant([1.0, 2.0, 3.0])], tf.float32),
+    "py_function_ops_inside": lambda tf: tf.py_function(lambda a, b: tf.matmul(a, b), [tf.eye(2) * 3.0,
+                                                        tf.constant([[1.0, 2.0], [3.0, 4.0]])], tf.float32),
+    "py_function_two_outputs": lambda tf: tf.stack([tf.cast(t, tf.float32) for t in tf.py_function(
+        lambda a: [a + 1.0, tf.cast(a, tf.int32) * 2], [tf.constant([1.5, 2.5])], [tf.float32, tf.int32])]),
+    "py_function_wrong_dtype": lambda tf: tf.py_function(lambda a: tf.cast(a, tf.int32), [tf.constant([1.0])],
+                                                         tf.float32),
+    "py_function_raises_value_error": lambda tf: tf.py_function(lambda a: int("x"), [tf.constant(1.0)], tf.float32),
+    "py_function_raises_zero_division": lambda tf: tf.py_function(lambda a: 1 / 0, [tf.constant(1.0)], tf.float32),
+    "py_function_raises_stop_iteration": lambda tf: tf.py_function(lambda a: next(iter([])), [tf.constant(1.0)],
+                                                                   tf.float32),
+    "py_function_raises_index_error": lambda tf: tf.py_function(lambda a: [][1], [tf.constant(1.0)], tf.float32),
+    "py_function_raises_not_implemented": lambda tf: tf.py_function(_raise_not_implemented, [tf.constant(1.0)],
+                                                                    tf.float32),
+    "numpy_function": lambda tf: tf.numpy_function(lambda a: np.sort(a)[::-1].copy(), [tf.constant([2.0, 9.0, 4.0])],
+                                                   tf.float32),
+    "numpy_function_strings": lambda tf: tf.strings.length(tf.numpy_function(
+        lambda a: np.asarray([v.upper() + b"!" * len(v) for v in a], dtype=object), [tf.constant(["ab", "c"])],
+        tf.string)),
+    "numpy_function_int64_scalar": lambda tf: tf.numpy_function(lambda a: np.int64(a.size), [tf.zeros([2, 3])],
+                                                                tf.int64),
+    "numpy_function_raises_type_error": lambda tf: tf.numpy_function(lambda a: a + "x", [tf.constant(1.0)],
+                                                                     tf.float32),
+})
+
+
+def _raise_not_implemented(a):
+    raise NotImplementedError("not here")
+
+
+def case_script_numpy_function_wrong_dtype_traced(tf, env):
+    return tf.function(lambda: tf.numpy_function(lambda a: a.astype(np.float64), [tf.constant([1.0])],
+                                                 tf.float32))().numpy().tolist()
+
+
+def case_script_numpy_function_wrong_dtype_eagerly_keeps_it(tf, env):
+    kept = tf.numpy_function(lambda a: a.astype(np.float64), [tf.constant([1.0])], tf.float32)
+    return [kept.dtype.name, kept.numpy().tolist()]
+
+
+def case_script_py_function_gradients(tf, env):
+    x = tf.constant([0.5, 1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.py_function(lambda a: tf.sin(a) * a, [x], tf.float32))
+    eager = tape.gradient(y, x)
+
+    @tf.function
+    def traced(v):
+        with tf.GradientTape() as inner:
+            inner.watch(v)
+            out = tf.reduce_sum(tf.py_function(lambda a: tf.exp(a) * a, [v], tf.float32) ** 2)
+        return inner.gradient(out, v)
+    return {"eager": _rounded(eager.numpy()), "traced": _rounded(traced(x).numpy())}
+
+
+def case_script_numpy_function_has_no_gradient(tf, env):
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.numpy_function(lambda a: a * a, [x], tf.float32))
+    return str(tape.gradient(y, x))
+
+
+def case_script_py_function_in_dataset_map(tf, env):
+    dataset = tf.data.Dataset.range(4).map(lambda v: tf.py_function(lambda a: a * 10 + 1, [v], tf.int64))
+    return [int(v) for v in dataset]
+
+
+def case_script_py_function_runs_each_call_in_function(tf, env):
+    calls = []
+
+    @tf.function
+    def step(v):
+        tf.py_function(lambda: calls.append(1), [], [])
+        return v + 1.0
+    step(tf.constant(1.0))
+    step(tf.constant(2.0))
+    return len(calls)
+
+
+def _kind_and_values(result):
+    if isinstance(result, (list, tuple)):
+        return [type(result).__name__, [int(v.numpy()) for v in result]]
+    return ["tensor", int(result.numpy())]
+
+
+def _v1_control_flow(tf):
+    v1, x = tf.compat.v1, tf.constant(1)
+    return {
+        "while_bare_body": lambda: v1.while_loop(lambda i: i < 5, lambda i: i + 1, [x]),
+        "while_list_body": lambda: v1.while_loop(lambda i: i < 5, lambda i: [i + 1], [x]),
+        "while_tuple": lambda: v1.while_loop(lambda i: i < 5, lambda i: (i + 1,), (x,)),
+        "while_same_structure": lambda: v1.while_loop(lambda i: i < 5, lambda i: i + 1, [x],
+                                                      return_same_structure=True),
+        "while_two": lambda: v1.while_loop(lambda i, s: i < 5, lambda i, s: [i + 1, s * 2], [x, x]),
+        "while_no_iteration": lambda: v1.while_loop(lambda i: i < 0, lambda i: i + 1, [x]),
+        "cond_list": lambda: v1.cond(x > 0, lambda: [x + 1], lambda: [x - 1]),
+        "cond_tuple_strict": lambda: v1.cond(x > 0, lambda: (x + 1,), lambda: (x - 1,), strict=True),
+        "cond_old_names": lambda: v1.cond(x > 0, fn1=lambda: x + 10, fn2=lambda: x - 10),
+    }
+
+
+def _kind_or_error(fn):
+    try:
+        return _kind_and_values(fn())
+    except Exception as error:  # noqa: BLE001 - the class is the outcome
+        return type(error).__name__
+
+
+def case_v1_control_flow_eagerly(tf, env):
+    return {name: _kind_or_error(fn) for name, fn in _v1_control_flow(tf).items()}
+
+
+def case_v1_control_flow_traced(tf, env):
+    return {name: _kind_or_error(tf.function(fn)) for name, fn in _v1_control_flow(tf).items()}
+
+
+def case_v2_while_loop_bare_scalar_body_eagerly(tf, env):
+    return tf.while_loop(lambda i: i < 5, lambda i: i + 1, [tf.constant(1)])
+
+
+def _serialize_examples(tf):
+    return [tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant(3), tf.constant([True, False]),
+            tf.constant(["ab", ""]), tf.zeros([0, 2]), tf.constant([1 + 2j], tf.complex64),
+            tf.constant([1.5], tf.float16), tf.constant([2**40], tf.int64), tf.constant([7], tf.uint8)]
+
+
+def case_io_serialize_tensor_bytes(tf, env):
+    return [tf.io.serialize_tensor(v).numpy().hex() for v in _serialize_examples(tf)]
+
+
+def case_io_parse_tensor_round_trip_traced(tf, env):
+    @tf.function
+    def round_trip(v):
+        return tf.io.parse_tensor(tf.io.serialize_tensor(v), v.dtype)
+    return [round_trip(v).numpy().tolist() if v.dtype != tf.string else [b.decode() for b in round_trip(v).numpy()]
+            for v in _serialize_examples(tf) if v.dtype not in (tf.complex64,)]
+
+
+_in_every_mode("case_io_parse_tensor_", {
+    "float_matrix": lambda tf: tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant([[1.0, 2.0], [3.0, 4.0]])),
+                                                  tf.float32),
+    "type_mismatch": lambda tf: tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant(1.0)), tf.int32),
+    "garbage": lambda tf: tf.io.parse_tensor(tf.constant(b"\xff\xff"), tf.int32),
+    "not_a_scalar": lambda tf: tf.io.parse_tensor(tf.constant([b"a"]), tf.int32),
+})
+
+
+def case_outer_tape_through_function_calls(tf, env):
+    x = tf.constant([3.0, 1.0])
+    v = tf.Variable([1.0, 2.0])
+    square = tf.function(lambda a: a * a)
+    mixed = tf.function(lambda a: tf.reduce_sum(v * tf.sin(a)) + tf.cast(tf.shape(a)[0], tf.float32))
+    pair = tf.function(lambda a, n: (a * 2.0, n + 1))
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        squared = square(x)
+        mixed_value = mixed(x)
+        doubled, counted = pair(x, tf.constant(3))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            cubed = square(x) * x
+        first = inner.gradient(cubed, x)
+    nested = tf.function(lambda a: square(a) + 1.0)
+    with tf.GradientTape() as again:
+        again.watch(x)
+        through_nested = nested(x)
+    return {"square": _rounded(tape.gradient(squared, x).numpy()),
+            "mixed": [_rounded(g.numpy()) for g in tape.gradient(mixed_value, [x, v])],
+            "pair": _rounded(tape.gradient(doubled, x).numpy()), "int_output": str(tape.gradient(counted, x)),
+            "second_order": _rounded(outer.gradient(first, x).numpy()),
+            "nested": _rounded(again.gradient(through_nested, x).numpy())}
+
+
+def case_outer_tape_through_keras_batchnorm_in_function(tf, env):
+    keras = tf.keras
+    inputs = keras.Input((4,))
+    hidden = keras.layers.BatchNormalization()(keras.layers.Dense(3, kernel_initializer="ones")(inputs))
+    model = keras.Model(inputs, keras.layers.Dense(1, kernel_initializer="ones")(hidden))
+    forward = tf.function(lambda a: model(a, training=True))
+    x = tf.constant(np.arange(8, dtype=np.float32).reshape(2, 4) / 3)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(forward(x) ** 2)
+    grads = tape.gradient(loss, model.trainable_variables)
+    return {"grads": [_rounded(g.numpy()) for g in grads],
+            "moving_mean": _rounded(model.layers[2].moving_mean.numpy())}

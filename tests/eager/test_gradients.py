@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import placeflow as tf
+from placeflow.ops.emit import emit as _emit
 from placeflow.eager.execute import execute
 from placeflow.ops.registry import differentiable_ops
 
@@ -228,6 +229,10 @@ CASES = {
     "_MatrixExponentialGrad": (None, []),  # second order of expm: not implemented, it raises LookupError
     "Eig": (None, []),  # not implemented: it raises LookupError
     "Lu": (None, []),  # TensorFlow registers no gradient: it raises LookupError
+    "EagerPyFunc": (tf.function(lambda x: tf.py_function(lambda a: tf.sin(a) * a, [x], tf.float64)
+                                * tf.constant(W32.T.astype(np.float64))), [signed(2, 3)]),
+    "_ReduceToShapeOf": (lambda x: _emit("_ReduceToShapeOf", (x, tf.zeros([1, 3], tf.float64))) * tf.constant(W32.T[:1]),
+                         [signed(2, 3)]),
 }
 
 

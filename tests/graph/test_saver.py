@@ -19,14 +19,14 @@ def test_save_restore_and_latest_checkpoint(tmp_path):
                 session.run(bump)
                 paths.append(saver.save(session, str(tmp_path / "model"), global_step=i))
         assert paths[-1].endswith("model-2") and tf.compat.v1.train.latest_checkpoint(str(tmp_path)) == paths[-1]
-        assert not (tmp_path / "model-0.npz").exists()  # max_to_keep=2
+        assert not (tmp_path / "model-0.index").exists()  # max_to_keep=2
         with tf.compat.v1.Session() as fresh:
             saver.restore(fresh, paths[1])
             assert fresh.run(w).tolist() == [3.0, 4.0] and int(fresh.run(step)) == 0
             with pytest.raises(tf.errors.NotFoundError, match="Failed to find any matching files"):
                 saver.restore(fresh, str(tmp_path / "nothing"))
-    archive = np.load(paths[-1] + ".npz")
-    assert sorted(archive.files) == ["global_step", "w"]  # placeflow's format: a NumPy archive by variable name
+    assert tf.train.list_variables(paths[-1]) == [("global_step", []), ("w", [2])]  # TF's name-based checkpoint
+    assert tf.train.load_variable(paths[-1], "w:0").tolist() == [4.0, 5.0]
 
 
 def test_saver_and_tf1_optimizer_options_are_implemented_or_refused(tmp_path):

@@ -149,6 +149,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         while (maximum_iterations is None or count < int(maximum_iterations)) and \
                 _eager_truth(cond(*nest.pack_as(structure, values))):
             result = body(*nest.pack_as(structure, values))
+            if isinstance(structure, (list, tuple)) and getattr(result, "shape", None) == () and \
+                    maximum_iterations is None:  # TF iterates the body's lone result (with a maximum, it nests it)
+                raise TypeError("Cannot iterate over a scalar tensor.")
             nest.assert_same_structure(_as_list(structure), _as_list(result), check_types=False)
             values = [_loop_value(v) for v in nest.flatten(result)]
             count += 1
@@ -304,8 +307,16 @@ def _rows_reader(rows, offsets, counts):
         return indexing.gather(rows, array_ops.range(start, math_ops.add(start, counts.read(k))))
     return read
 def _loop_value(value):
-    """A loop variable as the loop carries it: a TensorArray as is, anything else as a tensor."""
-    return value if isinstance(value, TensorArray) else convert_to_tensor(value)
+    """A loop variable as the loop carries it: a TensorArray as is, anything else as a tensor (of the graph
+    being built, if any: an eager tensor a traced function closes over becomes its constant)."""
+    if isinstance(value, TensorArray):
+        return value
+    tensor = convert_to_tensor(value)
+    graph = graph_mode.active()
+    if graph is not None and not hasattr(tensor, "op"):
+        from ..graph.build import as_graph_tensor
+        return as_graph_tensor(graph, tensor)
+    return tensor
 
 
 def _with_array_shapes(cond, body, structure):
@@ -416,3 +427,40 @@ def _check_body_outputs(body, specs) -> None:
             raise ValueError(f"Input tensor {index} enters the loop with shape {shape}, but has shape {out} after "
                              f"one iteration. To allow the shape to vary across iterations, use the "
                              f"`shape_invariants` argument of tf.while_loop to specify a less-specific shape.")
+
+
+def cond_v1(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, fn2=None):
+    """compat.v1's cond: eagerly (strict=False) a branch's one-element list or tuple comes back as its element;
+    in graphs TF 2's cond runs (which keeps it), as TensorFlow 2.21 does. fn1/fn2 are the old names."""
+    if fn1 is not None:
+        if true_fn is not None:
+            raise TypeError("cond(): true_fn and fn1 may not be set simultaneously.")
+        true_fn = fn1
+    if fn2 is not None:
+        if false_fn is not None:
+            raise TypeError("cond(): false_fn and fn2 may not be set simultaneously.")
+        false_fn = fn2
+    result = cond(pred, true_fn, false_fn, name)
+    if graph_mode.active() is None and not strict and isinstance(result, (list, tuple)) and len(result) == 1:
+        return result[0]
+    return result
+
+
+def while_loop_v1(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
+                  swap_memory=False, name=None, maximum_iterations=None, return_same_structure=False):
+    """compat.v1's while_loop (its argument order): with one loop variable in a list or tuple the body may
+    return it bare; the result is then bare too (unless return_same_structure), and in graphs it always is,
+    as TensorFlow 2.21's."""
+    try_to_pack = isinstance(loop_vars, (list, tuple)) and len(loop_vars) == 1 and not return_same_structure
+    packed = []
+
+    def packing_body(*values):
+        result = body(*values)
+        if try_to_pack and not isinstance(result, (list, tuple)):
+            packed.append(True)
+            return type(loop_vars)([result])
+        return result
+    in_graph = graph_mode.active() is not None
+    result = while_loop(cond, packing_body, loop_vars, shape_invariants, parallel_iterations, back_prop,
+                        swap_memory, maximum_iterations, name)
+    return result[0] if packed or (in_graph and try_to_pack) else result

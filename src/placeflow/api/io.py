@@ -31,3 +31,15 @@ def write_file(filename, contents, name=None):
     done = execute("WriteFile", (_string(filename, "filename"), _string(contents, "contents")), dtypes.string,
                    name=name)
     return getattr(done, "op", None)  # TF: None eagerly, the Operation in a graph
+
+
+def serialize_tensor(tensor, name=None):
+    """The TensorProto bytes of `tensor` as a string scalar (what TF's SerializeTensor writes)."""
+    tensor = convert_to_tensor(tensor)
+    return execute("SerializeTensor", (tensor,), tensor.dtype, {"T": tensor.dtype}, name=name)
+
+
+def parse_tensor(serialized, out_type, name=None):
+    """The tensor in a serialized TensorProto; InvalidArgumentError when its dtype is not `out_type`."""
+    return execute("ParseTensor", (_string(serialized, "serialized"),), dtypes.string,
+                   {"out_type": dtypes.as_dtype(out_type)}, name=name)

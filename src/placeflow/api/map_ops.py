@@ -1,4 +1,4 @@
-"""tf.map_fn and tf.vectorized_map: `fn` applied to each slice of `elems` along their first dimension, the
+"""tf.map_fn, tf.vectorized_map, tf.scan, tf.foldl and tf.foldr: `fn` applied to each slice of `elems` along their first dimension, the
 results stacked. Eagerly each slice runs in turn; while a graph is built the slices are unrolled, so the
 first dimension must be known then (a length known only when the graph runs is refused by name)."""
 
@@ -12,11 +12,11 @@ from . import array_ops, indexing
 def _length(leaves) -> int:
     lengths = {leaf.shape[0] if leaf.shape is not None and len(leaf.shape) else None for leaf in leaves}
     if None in lengths:
-        raise NotImplementedError("tf.map_fn / tf.vectorized_map over a first dimension known only when the graph "
-                                  "runs is not implemented in placeflow: give the elements a static first "
-                                  "dimension (or use tf.while_loop with a TensorArray).")
+        raise NotImplementedError("tf.map_fn, tf.scan, tf.foldl, tf.foldr and tf.vectorized_map over a first "
+                                  "dimension known only when the graph runs are not implemented in placeflow: give "
+                                  "the elements a static first dimension (or use tf.while_loop with a TensorArray).")
     if len(lengths) != 1:
-        raise ValueError(f"The elements of map_fn must have the same first dimension; got {sorted(lengths)}.")
+        raise ValueError(f"The elements must have the same first dimension; got {sorted(lengths)}.")
     return int(lengths.pop())
 
 
@@ -28,8 +28,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     from . import math_ops
     leaves = [convert_to_tensor(leaf) for leaf in nest.flatten(elems)]
     count = _length(leaves)
-    slices = [[indexing.gather(leaf, i) for leaf in leaves] for i in range(count)]
-    results = [fn(nest.pack_sequence_as(elems, parts)) for parts in slices]
+    columns = [indexing.unstack(leaf, count) for leaf in leaves]  # dense gradients, as TF's TensorArray gives
+    results = [fn(nest.pack_sequence_as(elems, [column[i] for column in columns])) for i in range(count)]
     if not results:
         raise NotImplementedError("tf.map_fn over zero elements is not implemented in placeflow (the result's "
                                   "shape would come from fn_output_signature).")
@@ -55,3 +55,67 @@ def _check_signature(signature, stacked) -> None:
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     """map_fn's results (placeflow does not vectorize: it applies fn slice by slice, with the same values)."""
     return map_fn(fn, elems)
+
+
+def _slices(elems) -> list:
+    """[structure of elems' slice i] along axis 0 (the first dimension must be static)."""
+    leaves = [convert_to_tensor(leaf) for leaf in nest.flatten(elems)]
+    count = _length(leaves)
+    columns = [indexing.unstack(leaf, count) for leaf in leaves]
+    return [nest.pack_sequence_as(elems, [column[i] for column in columns]) for i in range(count)]
+
+
+def _accumulate(fn, slices, initializer, reverse: bool) -> tuple:
+    """(the accumulator after each slice, in slice order; the last accumulator). Without an initializer the
+    first slice visited is the first accumulator."""
+    order = list(range(len(slices)))[::-1] if reverse else list(range(len(slices)))
+    outputs = {}
+    if initializer is None:
+        if not order:
+            from ..framework import errors
+            raise errors.OutOfRangeError(None, None, "Tried to read from index 0 but array size is: 0 ")
+        accumulator = outputs[order[0]] = slices[order[0]]
+        order = order[1:]
+    else:
+        accumulator = nest.map_structure(convert_to_tensor, initializer)
+    for index in order:
+        new = fn(accumulator, slices[index])
+        nest.assert_same_structure(accumulator, new)
+        accumulator = outputs[index] = nest.map_structure(convert_to_tensor, new)
+    return [outputs[i] for i in sorted(outputs)], accumulator
+
+
+def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, name=None):
+    """fn(acc, slice) over the slices of `elems` from the first; the final accumulator (initializer: the
+    first slice when None)."""
+    _, accumulator = _accumulate(fn, _slices(elems), initializer, reverse=False)
+    return _maybe_stopped(accumulator, back_prop)
+
+
+def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, name=None):
+    """fn(acc, slice) over the slices of `elems` from the last; the final accumulator."""
+    _, accumulator = _accumulate(fn, _slices(elems), initializer, reverse=True)
+    return _maybe_stopped(accumulator, back_prop)
+
+
+def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False, infer_shape=True,
+         reverse=False, name=None):
+    """Every accumulator of fn(acc, slice) over the slices of `elems`, stacked in the slices' order (with
+    `reverse`, accumulated from the last slice). Without an initializer the first slice is the first output."""
+    slices = _slices(elems)
+    if not slices:
+        if initializer is None:
+            from ..framework import errors
+            raise errors.OutOfRangeError(None, None, "Tried to read from index 0 but array size is: 0 ")
+        return nest.map_structure(lambda t: array_ops.zeros_like(array_ops.expand_dims(convert_to_tensor(t), 0)
+                                                                  )[:0], initializer)
+    outputs, _ = _accumulate(fn, slices, initializer, reverse)
+    stacked = [array_ops.stack(list(column)) for column in zip(*[nest.flatten(o) for o in outputs])]
+    return _maybe_stopped(nest.pack_sequence_as(outputs[0], stacked), back_prop)
+
+
+def _maybe_stopped(structure, back_prop: bool):
+    if back_prop:
+        return structure
+    from . import math_ops
+    return nest.map_structure(math_ops.stop_gradient, structure)

@@ -11,6 +11,7 @@ import functools
 import re
 
 from ..eager.variables import Variable
+from ..framework.tracking import AutoTrackable
 from ..graph.v1_api import name_scope as _name_scope
 
 _VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-/>]*$")
@@ -59,8 +60,9 @@ def _is_variable(value) -> bool:
     return isinstance(value, Variable)
 
 
-class Module:
-    """Base class for objects that own variables and other modules (as tf.Module)."""
+class Module(AutoTrackable):
+    """Base class for objects that own variables and other modules (as tf.Module); it tracks what is
+    assigned to its attributes, so a tf.train.Checkpoint reaches them."""
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset()
 

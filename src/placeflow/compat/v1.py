@@ -14,6 +14,8 @@ from ..graph.v1_api import (
 )
 from ..graph.variable_scope import AUTO_REUSE, get_variable, variable_scope
 from ..graph.v1_api import placeholder_with_default
+from ..api.script_ops import py_func
+from ..api.control_flow import cond_v1 as cond, while_loop_v1 as while_loop
 from .summary_metadata import SummaryMetadata
 from ..init_ops import (
     Constant as constant_initializer, GlorotUniform as glorot_uniform_initializer, Ones as ones_initializer,
@@ -24,12 +26,12 @@ from ..graph.variables import (
     global_variables, global_variables_initializer, trainable_variables, variables_initializer,
 )
 
-__all__ = ["AUTO_REUSE", "colocate_with", "ConfigProto", "constant_initializer", "control_dependencies",
+__all__ = ["AUTO_REUSE", "colocate_with", "cond", "while_loop", "ConfigProto", "constant_initializer", "control_dependencies",
            "DeviceSpec", "disable_eager_execution", "enable_eager_execution", "executing_eagerly",
            "get_default_graph", "get_default_session", "get_variable", "global_variables",
            "global_variables_initializer", "glorot_uniform_initializer", "GPUOptions", "gradients", "Graph", "group",
            "InteractiveSession", "name_scope", "no_op", "ones_initializer", "Operation", "placeholder",
-           "placeholder_with_default", "random_normal_initializer", "random_uniform_initializer",
+           "placeholder_with_default", "py_func", "random_normal_initializer", "random_uniform_initializer",
            "reset_default_graph", "RunMetadata", "RunOptions", "Session", "SummaryMetadata", "Tensor", "train",
            "trainable_variables",
            "Variable", "variable_scope", "variables_initializer", "zeros_initializer"]

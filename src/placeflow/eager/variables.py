@@ -15,6 +15,7 @@ from ..runtime.forwarding import value_held_only_by
 from . import tape
 from .convert import convert_to_tensor
 from .execute import execute
+from ..framework.tracking import Trackable
 from .tensor import EagerTensor, numpy_repr
 
 
@@ -33,7 +34,7 @@ def _dense_rows(sparse_delta, method):
     return sparse_delta.dense()
 
 
-class Variable:
+class Variable(Trackable):
     """A mutable tensor placed once (scope, or GPU:0 when it has a kernel for the dtype).
 
     While a graph is being built (compat.v1 graphs), the graph layer makes a graph variable instead.
@@ -67,7 +68,8 @@ class Variable:
         if dtype is not None and value.dtype != dtype:
             raise errors.InvalidArgumentError(None, None, f"Variable dtype {dtype!r} does not match its initial "
                                                f"value's dtype {value.dtype!r}; cast the value first.")
-        self._name = name or "Variable"
+        from .name_scope import eager_scope
+        self._name = eager_scope() + (name or "Variable")
         self._trainable = trainable
         handle = execute("VarHandleOp", (value,), value.dtype, name=self._name)
         self._device = handle._device
@@ -191,6 +193,19 @@ class Variable:
     def name(self) -> str:
         """'Variable:0' (or the given name with ':0')."""
         return f"{self._name}:0"
+
+    @property
+    def _shared_name(self) -> str:
+        """The name without ':0' (TF's name-based checkpoint key of this variable)."""
+        return self._name
+
+    def _serialize_to_tensors(self) -> dict:
+        """{"VARIABLE_VALUE": value}: what a checkpoint saves of this variable."""
+        return {"VARIABLE_VALUE": self.read_value()}
+
+    def _restore_from_tensors(self, restored_tensors: dict):
+        """Assign the value a checkpoint saved (its shape and dtype checked by the caller)."""
+        return self.assign(restored_tensors["VARIABLE_VALUE"])
 
     @property
     def trainable(self) -> bool:

@@ -54,6 +54,11 @@ class DType:
         return self._kind == "b"
 
     @property
+    def as_datatype_enum(self) -> int:
+        """TensorFlow's DataType enum value (1 for float32)."""
+        return datatype_enum(self)
+
+    @property
     def is_numeric(self) -> bool:
         """True for integer, floating and complex types (not bool or string)."""
         return self._kind in "iufc"
@@ -205,6 +210,28 @@ def as_dtype(type_value) -> DType:
         f"Cannot convert {type_value!r} to a placeflow dtype. Expected a placeflow dtype "
         f"(e.g. placeflow.float32), a NumPy dtype, or one of the names: {', '.join(sorted(_BY_NAME))}."
     )
+
+
+_DATATYPE_ENUMS = {
+    "float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7, "complex64": 8,
+    "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17, "complex128": 18, "float16": 19, "uint32": 22,
+    "uint64": 23, "float8_e5m2": 24, "float8_e4m3fn": 25, "float8_e4m3fnuz": 26, "float8_e4m3b11fnuz": 27,
+    "float8_e5m2fnuz": 28, "int4": 29, "uint4": 30, "int2": 31, "uint2": 32, "float4_e2m1fn": 33}
+_BY_ENUM = {number: _BY_NAME[name] for name, number in _DATATYPE_ENUMS.items()}
+
+
+def datatype_enum(dtype: DType) -> int:
+    """TensorFlow's DataType enum value of `dtype` (1 for float32), as its protocol buffers store it."""
+    return _DATATYPE_ENUMS[dtype.name]
+
+
+def from_datatype_enum(number: int) -> DType:
+    """The dtype of TensorFlow's DataType enum value `number`; TypeError for one placeflow lacks."""
+    found = _BY_ENUM.get(number)
+    if found is None:
+        raise TypeError(f"DataType enum {number} (a TensorFlow type placeflow lacks, e.g. a quantized or resource "
+                        "type) has no placeflow dtype.")
+    return found
 
 
 _CPP_NAMES = {"float16": "half", "float32": "float", "float64": "double"}

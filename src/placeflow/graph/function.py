@@ -18,6 +18,7 @@ import numpy as np
 
 from ..config import context as context_module
 from ..config.placement_log import logger as placement_logger
+from ..eager import tape
 from ..eager.convert import host_array
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
@@ -49,7 +50,8 @@ class FuncGraph(Graph):
         if not self.first_trace:
             raise ValueError("placeflow.function only supports singleton Variables created on the first call. "
                              "Make sure the Variable is only created once or created outside placeflow.function.")
-        with graph_mode.suspended():
+        from .v1_api import init_scope
+        with init_scope():
             return Variable(*args, **kwargs)
 
 
@@ -106,14 +108,19 @@ class ConcreteFunction:
         return self.call_flat(tensors)
 
     def call_flat(self, tensors):
-        """Run on the flat list of eager tensor arguments; returns the outputs in their structure."""
+        """Run on the flat list of eager tensor arguments; returns the outputs in their structure. Under an
+        active GradientTape the call is recorded, so gradients flow through it (function_gradient.py)."""
         try:
-            return self._call_flat(tensors)
+            result = self._call_flat(tensors)
         except errors.OpError as error:
             laid_out = error_layout.in_function_layout(error, self.function_name)
             if laid_out is error:
                 raise
             raise laid_out from error.__cause__  # the kernel's own error stays the cause
+        if tape.active_count:
+            from .function_gradient import record_call
+            record_call(self, list(tensors), result)
+        return result
 
     def _call_flat(self, tensors):
         """call_flat without TF's error layout: a branch or loop body's errors are laid out by its caller."""

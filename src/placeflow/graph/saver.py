@@ -1,8 +1,9 @@
-"""TensorFlow 1's train.Saver for a Session's variables.
+"""TensorFlow 1's train.Saver for a Session's variables, in TensorFlow's checkpoint format.
 
-The file is placeflow's own format, not TensorFlow's checkpoint: `<prefix>.npz`, a NumPy archive of
-{variable name: value}, and a `checkpoint` text file beside it naming the latest prefix (as TF's does),
-which `latest_checkpoint` reads."""
+Each save writes `<prefix>.index` and `<prefix>.data-00000-of-00001` keyed by variable name (a TF1
+"name-based" checkpoint, which TF's Saver reads), and the `checkpoint` state file naming the latest and the
+kept prefixes. Restoring also reads object-based checkpoints (tf.train.Checkpoint's), matching variables by
+the names recorded in their object graph, as TF's Saver does. No MetaGraphDef (`.meta`) is written."""
 
 from __future__ import annotations
 
@@ -10,15 +11,15 @@ import os
 
 import numpy as np
 
+from ..checkpoint import object_graph, state
+from ..checkpoint.tensor_bundle import BundleReader, BundleWriter
 from .variables import global_variables
-
-_STATE_FILE = "checkpoint"
 
 
 class Saver:
     """Saves and restores the values of `var_list` (default: every global variable) in a Session."""
 
-    def __init__(self, var_list=None, max_to_keep=5, **kwargs):
+    def __init__(self, var_list=None, max_to_keep=5, save_relative_paths=False, **kwargs):
         if kwargs:
             raise NotImplementedError(f"Saver({sorted(kwargs)}=...) is not implemented in placeflow.")
         variables = list(var_list.values()) if isinstance(var_list, dict) else var_list
@@ -27,6 +28,7 @@ class Saver:
             raise ValueError("No variables to save")
         self._names = (list(var_list) if isinstance(var_list, dict) else [v.op.name for v in self._variables])
         self._max_to_keep = max_to_keep
+        self._relative_paths = bool(save_relative_paths)
         self._kept: list = []
 
     def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
@@ -40,48 +42,52 @@ class Saver:
                                       "implemented in placeflow.")
         prefix = save_path if global_step is None else f"{save_path}-{int(_value(sess, global_step))}"
         values = dict(zip(self._names, sess.run(self._variables)))
-        with open(prefix + ".npz", "wb") as handle:
-            np.savez(handle, **values)
+        dtypes = dict(zip(self._names, (v.dtype for v in self._variables)))
+        writer = BundleWriter(prefix)
+        try:
+            for name in sorted(values):
+                writer.add(name, values[name], getattr(dtypes[name], "base_dtype", dtypes[name]))
+            writer.finish()
+        except BaseException:
+            writer.abort()
+            raise
         self._remember(prefix)
         return prefix
 
     def restore(self, sess, save_path) -> None:
         """Load the values saved at `save_path` (a prefix save returned) into the session's variables."""
-        path = save_path + ".npz"
-        if not os.path.exists(path):
-            from ..framework import errors
-            raise errors.NotFoundError(None, None, f"Failed to find any matching files for {save_path}")
-        with np.load(path, allow_pickle=False) as archive:
-            missing = [name for name in self._names if name not in archive]
-            if missing:
-                from ..framework import errors
-                raise errors.NotFoundError(None, None, f"Key {missing[0]} not found in checkpoint {save_path}")
-            for name, variable in zip(self._names, self._variables):
-                variable.load(archive[name], sess)
+        from ..framework import errors
+        reader = BundleReader(save_path)
+        keys = _keys_by_name(reader)
+        missing = [name for name in self._names if name not in keys]
+        if missing:
+            raise errors.NotFoundError(None, None, f"Key {missing[0]} not found in checkpoint {save_path}")
+        values = [reader.tensor(keys[name]) for name in self._names]
+        for name, variable, value in zip(self._names, self._variables, values):
+            if tuple(value.shape) != tuple(variable.shape):
+                raise errors.InvalidArgumentError(None, None, f"Assign requires shapes of both tensors to match. "
+                                                              f"lhs shape= {list(variable.shape)} rhs shape= "
+                                                              f"{list(value.shape)} (variable {name})")
+        for variable, value in zip(self._variables, values):
+            variable.load(value, sess)
 
     def _remember(self, prefix: str) -> None:
         self._kept = [p for p in self._kept if p != prefix] + [prefix]
         while self._max_to_keep and len(self._kept) > self._max_to_keep:
-            old = self._kept.pop(0)
-            if os.path.exists(old + ".npz"):
-                os.remove(old + ".npz")
-        directory = os.path.dirname(os.path.abspath(prefix))
-        with open(os.path.join(directory, _STATE_FILE), "w", encoding="utf-8") as handle:
-            handle.write(f'model_checkpoint_path: "{os.path.basename(prefix)}"\n')
-            for kept in self._kept:
-                handle.write(f'all_model_checkpoint_paths: "{os.path.basename(kept)}"\n')
+            state.remove_checkpoint(self._kept.pop(0))
+        state.write_state(os.path.dirname(os.path.abspath(prefix)), prefix, self._kept,
+                          relative_paths=self._relative_paths)
 
 
-def latest_checkpoint(checkpoint_dir, latest_filename=None):
-    """The prefix of the latest checkpoint saved in `checkpoint_dir`, or None."""
-    path = os.path.join(checkpoint_dir, latest_filename or _STATE_FILE)
-    if not os.path.exists(path):
-        return None
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            if line.startswith("model_checkpoint_path:"):
-                return os.path.join(checkpoint_dir, line.split('"')[1])
-    return None
+def _keys_by_name(reader) -> dict:
+    """{variable name: key}: the keys themselves, and for an object-based checkpoint each value's full name."""
+    keys = {key: key for key in reader.entries}
+    if object_graph.OBJECT_GRAPH_KEY in reader.entries:
+        for node in object_graph.decode(reader.tensor(object_graph.OBJECT_GRAPH_KEY).item()):
+            for _, full_name, key in node.attributes:
+                if full_name:
+                    keys.setdefault(full_name, key)
+    return keys
 
 
 def _value(sess, step):

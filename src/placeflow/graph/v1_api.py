@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
+from ..eager.name_scope import eager_name_scope as _eager_name_scope
 from ..framework import dtypes, graph_mode
 from .graph import Graph, get_default_graph
 
@@ -23,10 +24,11 @@ def placeholder(dtype, shape=None, name=None):
 
 
 def name_scope(name, default_name=None, values=None):
-    """Prefix the names of ops built inside with `name/` (a no-op context while running eagerly)."""
+    """Prefix the names of ops built inside with `name/` (eagerly: the names of variables made inside, as
+    TensorFlow 2 names them; a name ending in '/' is taken as the whole scope)."""
     graph = graph_mode.active()
     if graph is None:
-        return contextlib.nullcontext(f"{name or default_name}/")
+        return _eager_name_scope(name or default_name)
     return graph.name_scope(name or default_name)
 
 
@@ -86,9 +88,18 @@ def inside_function() -> bool:
 
 
 
+@contextlib.contextmanager
 def init_scope():
-    """A scope where ops run eagerly, even inside a `function` being traced (for creating state once)."""
-    return graph_mode.suspended()
+    """A scope where ops run eagerly, even inside a `function` being traced (for creating state once); the
+    graph's name scope carries over, as TF's does, so variables made inside are named as in the graph."""
+    graph = graph_mode.active()
+    scope = graph.get_name_scope() if graph is not None else ""
+    with graph_mode.suspended():
+        if scope:
+            with _eager_name_scope(scope + "/"):
+                yield
+        else:
+            yield
 
 
 def placeholder_with_default(input, shape, name=None):  # noqa: A002 - TensorFlow's parameter name

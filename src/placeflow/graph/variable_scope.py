@@ -66,11 +66,18 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     if reuse is True:
         raise ValueError(f"Variable {full} does not exist, or was not created with tf.get_variable(). Did you mean "
                          f"to set reuse=tf.AUTO_REUSE in VarScope?")
-    if shape is None:
-        raise ValueError(f"The shape of the new variable {full} must be given (shape=...).")
-    dtype = dtypes.as_dtype(dtype or dtypes.float32)
-    init = initializer or _default_initializer(dtype)
-    value = init(tuple(int(d) for d in shape), dtype=dtype) if callable(init) else init
+    if initializer is not None and not callable(initializer):  # a value: its shape and dtype are the variable's
+        if shape is not None:
+            raise ValueError("If initializer is a constant, do not specify shape.")
+        from ..eager.convert import convert_to_tensor
+        value = convert_to_tensor(initializer, dtype=dtype)
+        dtype = value.dtype
+    else:
+        if shape is None:
+            raise ValueError(f"The shape of the new variable {full} must be given (shape=...).")
+        dtype = dtypes.as_dtype(dtype or dtypes.float32)
+        init = initializer or _default_initializer(dtype)
+        value = init(tuple(int(d) for d in shape), dtype=dtype)
     with graph.name_scope(None):
         variable = RefVariable(graph, value, trainable=trainable, name=full, dtype=dtype, collections=collections)
     store[full] = variable

@@ -13,8 +13,9 @@ from . import shape_rules as rules
 from ..framework import dtypes as d
 from .registry import ALL, FLOATS, NOT_DIFFERENTIABLE, bool_output, define
 
-SIDE_EFFECT_OPS = frozenset({"_AssertCompare", "PrintV2", "Assert", "WriteFile", "ReadFile"})  # file reads too:
-# a read after a write in a function sees it, as TF orders stateful ops
+SIDE_EFFECT_OPS = frozenset({"_AssertCompare", "PrintV2", "Assert", "WriteFile", "ReadFile",  # file reads too:
+                             "EagerPyFunc", "PyFunc"})  # a read after a write in a function sees it, and Python
+# functions (tf.py_function, stateful tf.numpy_function) run in program order, as TF orders stateful ops
 
 
 @define("CheckNumerics", FLOATS, shape=rules.same, grad=lambda e, g: [g])

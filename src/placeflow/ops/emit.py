@@ -111,7 +111,16 @@ def reduce_to(grad, shape):
 def binary(e, grad_x, grad_y):
     """The gradients of a broadcasting binary op, each reduced back to its input's shape."""
     x, y = e.inputs[:2]
-    return [reduce_to(grad_x, shape_of(x)), reduce_to(grad_y, shape_of(y))]
+    return [reduced_like(grad_x, x), reduced_like(grad_y, y)]
+
+
+def reduced_like(grad, operand):
+    """`grad` summed back to `operand`'s shape; decided when the graph runs if either rank is unknown then."""
+    if grad is None:
+        return None
+    if getattr(operand, "shape", ()) is None or getattr(grad, "shape", ()) is None:
+        return emit("_ReduceToShapeOf", (grad, operand), grad.dtype)
+    return reduce_to(grad, shape_of(operand))
 
 
 def _axes(axis):

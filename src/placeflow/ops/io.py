@@ -1,12 +1,12 @@
 """File ops on the host: ReadFile (a file's bytes as a string scalar) and WriteFile (a side effect, run in
-program order inside `function`, as prints are)."""
+program order inside `function`, as prints are); SerializeTensor and ParseTensor (TensorProto bytes)."""
 
 import numpy as np
 
 from ..framework import dtypes as d
-from ..framework.errors import NotFoundError, PermissionDeniedError
+from ..framework.errors import InvalidArgumentError, NotFoundError, PermissionDeniedError
 from . import shape_rules as rules
-from .registry import NOT_DIFFERENTIABLE, bool_output, define
+from .registry import ANY, NOT_DIFFERENTIABLE, bool_output, define
 
 STRING = frozenset({d.string})
 
@@ -46,3 +46,31 @@ def _write_file(xp, filename, contents):
     with open(path, "wb") as handle:
         handle.write(item if isinstance(item, bytes) else str(item).encode("utf-8"))
     return np.asarray(True)
+
+
+def _parse_dtype(dtype, attrs):
+    return attrs["out_type"]
+
+
+@define("SerializeTensor", ANY, gpu=(), shape=rules.scalar, grad=NOT_DIFFERENTIABLE,
+        dtype=lambda dtype, attrs: d.string)
+def _serialize_tensor(xp, tensor, T=None):  # noqa: N803 - TensorFlow's attribute name
+    """The TensorProto of `tensor` as a string scalar (TF's bytes: dtype, shape, raw little-endian content)."""
+    from ..framework import tensor_proto
+    out = np.empty((), dtype=object)
+    out[()] = tensor_proto.encode(np.asarray(tensor), T)
+    return out
+
+
+@define("ParseTensor", STRING, gpu=(), shape=lambda shapes, attrs: None, grad=NOT_DIFFERENTIABLE, dtype=_parse_dtype)
+def _parse_tensor(xp, serialized, out_type=None):
+    """The tensor a serialized TensorProto holds; InvalidArgumentError when its dtype is not `out_type`."""
+    from ..framework import tensor_proto
+    item = np.asarray(serialized)
+    if item.ndim != 0:
+        raise InvalidArgumentError(None, None, f"Expected `serialized` to be a scalar, got shape: {list(item.shape)}")
+    value, dtype = tensor_proto.decode(item.item())
+    if dtype != out_type:
+        raise InvalidArgumentError(None, None, f"Type mismatch between parsed tensor ({d.cpp_name(dtype)}) and dtype "
+                                               f"({d.cpp_name(out_type)})")
+    return value

@@ -402,6 +402,12 @@ _HOST_REDUCTIONS = {"sum": np.add.reduce, "max": np.maximum.reduce, "min": np.mi
 
 def _reduced_axes(e):
     axis = e.attrs.get("axis")
+    if getattr(e.inputs[0], "shape", ()) is None:  # a graph tensor of unknown rank (e.g. a py_function's output)
+        axes = [] if axis is None else [int(a) for a in np.atleast_1d(axis)]
+        if any(a < 0 for a in axes):
+            raise NotImplementedError(f"The gradient of a reduction over negative axes {axes} of a tensor of unknown "
+                                      "rank is not implemented in placeflow; give the tensor a shape (set_shape).")
+        return axes  # [] with axis=None: the scalar (or all-ones keepdims) gradient broadcasts over every axis
     rank = len(shape_of(e.inputs[0]))
     axes = range(rank) if axis is None else np.atleast_1d(axis)
     return sorted(int(a) % rank for a in axes) if rank else []
@@ -507,6 +513,19 @@ def _reduce_grad(xp, grad, like, axes=(), keepdims=False, mean=False):
         count = like.size // max(grad.size, 1)
         return (out / max(count, 1)).astype(like.dtype, copy=False)
     return xp.ascontiguousarray(out).reshape(like.shape)  # a scalar stays a scalar (CuPy makes it (1,))
+
+
+@define("_ReduceToShapeOf", NUMBERS, shape=rules.second_input, foldable=True, shape_only_inputs=(1,),
+        grad=lambda e, g: [emit("_ReduceGrad", (g, e.inputs[0]), g.dtype, {"axes": (), "keepdims": False}), None])
+def _reduce_to_shape_of(xp, grad, like):
+    """`grad` summed over the dimensions broadcasting added or stretched, to `like`'s shape (TF's
+    BroadcastGradientArgs + Sum, for shapes known only when the graph runs)."""
+    lead = grad.ndim - like.ndim
+    out = grad.sum(axis=tuple(range(lead))) if lead > 0 else grad
+    stretched = tuple(i for i, dim in enumerate(like.shape) if dim == 1 and out.shape[i] != 1)
+    if stretched:
+        out = out.sum(axis=stretched, keepdims=True)
+    return xp.ascontiguousarray(out).reshape(like.shape).astype(grad.dtype, copy=False)
 
 
 def _without_nans(xp, a, fill):

@@ -11,9 +11,9 @@ def _state_op(op, dtypes, fn, grad=NOT_DIFFERENTIABLE):
     define(op, dtypes, gpu=GPU_VARIABLE_DTYPES & dtypes, shape=rules.same, grad=grad)(fn)
 
 
-_state_op("VarHandleOp", ALL, lambda xp, value: value)
-_state_op("ReadVariableOp", ALL, lambda xp, value: value, grad=lambda e, g: [g])
-_state_op("AssignVariableOp", ALL, lambda xp, old, new: new)
+_state_op("VarHandleOp", ALL | {d.string}, lambda xp, value: value)  # string variables live on the host, as TF's
+_state_op("ReadVariableOp", ALL | {d.string}, lambda xp, value: value, grad=lambda e, g: [g])
+_state_op("AssignVariableOp", ALL | {d.string}, lambda xp, old, new: new)
 # `_in_place`: the variable's buffer is its own (no live read), so the update writes into it (eager/variables.py)
 _state_op("AssignAddVariableOp", NUMBERS,
           lambda xp, old, delta, _in_place=False: xp.add(old, delta, out=old) if _in_place else old + delta)

@@ -1,11 +1,5 @@
-"""`tensorflow.python.trackable.data_structures`: the list and dict wrappers Keras 3 registers as tree nodes
-(keras tree/optree_impl.py and tree/dmtree_impl.py). placeflow never wraps an attribute's list or dict, so
-these only need to exist and behave as the list and dict they are."""
+"""`tensorflow.python.trackable.data_structures`: the list and dict wrappers of attribute tracking, which
+Keras 3 registers as tree nodes (keras tree/optree_impl.py and tree/dmtree_impl.py)."""
 
-
-class ListWrapper(list):
-    """A list that TensorFlow's tracking would watch; here a plain list."""
-
-
-class _DictWrapper(dict):
-    """A dict that TensorFlow's tracking would watch; here a plain dict."""
+from ...framework.tracked_structures import ListWrapper, _DictWrapper, wrap_or_unwrap  # noqa: F401
+from ...framework.tracking import NoDependency, sticky_attribute_assignment  # noqa: F401
