@@ -11,7 +11,8 @@ digamma of 100k values (NumPy has neither: its column is math.lgamma mapped with
 as a central difference of that), and a batch of LU solves and of matrix exponentials (NumPy: np.linalg.solve,
 and the exponential of symmetric matrices through np.linalg.eigh), and local response normalization (NumPy: the
 same windowed sum of squares over padded channels), tf.scan against the same Python loop in NumPy, and
-numpy_function / py_function against calling the same NumPy function directly (their cost is the crossing).
+numpy_function / py_function against calling the same NumPy function directly (their cost is the crossing),
+and the Philox draws (TF's values) against NumPy's own generator drawing as many values (a different stream).
 """
 
 from __future__ import annotations
@@ -45,6 +46,16 @@ def _conv3d_numpy(np, x, w):
     n, d, h, wd = windows.shape[:4]
     rows = windows.transpose(0, 1, 2, 3, 5, 6, 7, 4).reshape(n * d * h * wd, -1)
     return (rows @ w.reshape(-1, w.shape[-1])).reshape(n, d, h, wd, w.shape[-1])
+
+
+def _truncated_numpy(np, count):
+    rng = np.random.default_rng([1, 2])
+    values = rng.standard_normal(count, np.float32)
+    outside = np.abs(values) >= 2.0
+    while outside.any():
+        values[outside] = rng.standard_normal(int(outside.sum()), np.float32)
+        outside = np.abs(values) >= 2.0
+    return values
 
 
 def rows():
@@ -103,6 +114,10 @@ def rows():
     numpy_function_traced = tf.function(lambda x: tf.numpy_function(py_body, [x], tf.float32))
     py_function_traced = tf.function(lambda x: tf.py_function(lambda a: tf.tanh(a) * 2.0, [x], tf.float32))
 
+    uniform_traced = tf.function(lambda: tf.random.stateless_uniform([1_000_000], seed=[1, 2]))
+    normal_traced = tf.function(lambda: tf.random.stateless_normal([1_000_000], seed=[1, 2]))
+    truncated_traced = tf.function(lambda: tf.random.stateless_truncated_normal([100_000], seed=[1, 2]))
+
     def expm_numpy():
         values, vectors = np.linalg.eigh(symmetric)
         return (vectors * np.exp(values)[:, None, :]) @ np.swapaxes(vectors, -1, -2)
@@ -139,6 +154,12 @@ def rows():
          5),
         ("scan 64 steps of 256 (vs a loop)", scan_numpy, lambda: tf.scan(lambda a, v: a * 0.5 + v, sequence_t),
          lambda: scan_traced(sequence_t), 20),
+        ("stateless_uniform 1M (Philox)", lambda: np.random.default_rng([1, 2]).random(1_000_000, np.float32),
+         lambda: tf.random.stateless_uniform([1_000_000], seed=[1, 2]), uniform_traced, 5),
+        ("stateless_normal 1M (Philox)", lambda: np.random.default_rng([1, 2]).standard_normal(1_000_000, np.float32),
+         lambda: tf.random.stateless_normal([1_000_000], seed=[1, 2]), normal_traced, 5),
+        ("truncated_normal 100k (Philox)", lambda: _truncated_numpy(np, 100_000),
+         lambda: tf.random.stateless_truncated_normal([100_000], seed=[1, 2]), truncated_traced, 3),
         ("numpy_function tanh 1000", lambda: py_body(vector),
          lambda: tf.numpy_function(py_body, [vector_t], tf.float32), lambda: numpy_function_traced(vector_t), 200),
         ("py_function tanh 1000 (vs NumPy)", lambda: py_body(vector),

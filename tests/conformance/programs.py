@@ -5139,3 +5139,81 @@ def case_outer_tape_through_keras_batchnorm_in_function(tf, env):
     grads = tape.gradient(loss, model.trainable_variables)
     return {"grads": [_rounded(g.numpy()) for g in grads],
             "moving_mean": _rounded(model.layers[2].moving_mean.numpy())}
+
+
+def _values(t, digits=7):
+    return np.round(np.asarray(t.numpy(), dtype=np.float64), digits).tolist()
+
+
+def case_philox_stateless_draws(tf, env):
+    out = {}
+    for dtype in (tf.float32, tf.float64, tf.float16, tf.bfloat16):
+        out[f"uniform_{dtype.name}"] = _values(tf.random.stateless_uniform([6], seed=[1, 2], dtype=dtype))
+    for dtype in (tf.float32, tf.float64, tf.float16):
+        out[f"normal_{dtype.name}"] = _values(tf.random.stateless_normal([5], seed=[3, 4], dtype=dtype), 5)
+        out[f"truncated_{dtype.name}"] = _values(tf.random.stateless_truncated_normal([7], seed=[5, 6], dtype=dtype), 5)
+    out["int32"] = _values(tf.random.stateless_uniform([7], seed=[7, 8], minval=-5, maxval=100, dtype=tf.int32))
+    out["int64"] = [int(v) for v in tf.random.stateless_uniform([5], seed=[7, 8], minval=-5, maxval=2**40,
+                                                                dtype=tf.int64).numpy()]
+    out["scaled"] = _values(tf.random.stateless_uniform([2, 3], seed=[123456789, -5], minval=-2.0, maxval=3.0))
+    out["negative_seed"] = _values(tf.random.stateless_uniform([4], seed=tf.constant([-7, 2**31 - 1], tf.int32)))
+    out["int64_seed"] = _values(tf.random.stateless_uniform([4], seed=tf.constant([2**40 + 3, -2**50], tf.int64)))
+    out["traced"] = _values(tf.function(lambda s: tf.random.stateless_uniform([3], seed=s))(tf.constant([1, 2])))
+    return out
+
+
+def case_philox_generator(tf, env):
+    g = tf.random.Generator.from_seed(1)
+    out = {"state0": g.state.numpy().tolist(), "normal": _values(g.normal([3]), 5), "state1": g.state.numpy().tolist(),
+           "uniform": _values(g.uniform([5], minval=-1.0, maxval=2.0)),
+           "ints": _values(g.uniform([4], minval=0, maxval=10, dtype=tf.int32)),
+           "full": [int(v) for v in g.uniform_full_int([2], dtype=tf.int64).numpy()],
+           "truncated": _values(g.truncated_normal([3]), 5)}
+    g.skip(10)
+    out["after_skip"] = g.state.numpy().tolist()
+    out["seeds"] = g.make_seeds(2).numpy().tolist()
+    first, second = g.split(2)
+    out["split"] = [first.state.numpy().tolist(), second.state.numpy().tolist(), _values(first.normal([2]), 5)]
+    g.reset_from_seed(7)
+    out["reset"] = _values(g.normal([2], dtype=tf.float64), 12)
+    keyed = tf.random.Generator.from_key_counter(key=5, counter=[1, 2], alg="philox")
+    out["key_counter"] = [keyed.state.numpy().tolist(), _values(keyed.uniform([2]))]
+    step = tf.function(lambda: g.normal([2]))
+    out["traced"] = [_values(step(), 5), _values(step(), 5), g.state.numpy().tolist()]
+    out["create_rng_state"] = [tf.random.create_rng_state(1234, "philox").numpy().tolist(),
+                               tf.random.create_rng_state([12, 34], "philox").numpy().tolist()]
+    return out
+
+
+def case_philox_stateful_with_seeds(tf, env):
+    tf.random.set_seed(42)
+    out = {"global": [_values(tf.random.uniform([3])), _values(tf.random.uniform([3])),
+                      _values(tf.random.normal([2]), 5)],
+           "op_seed": [_values(tf.random.uniform([2], seed=1)), _values(tf.random.uniform([2], seed=1)),
+                       _values(tf.random.normal([2], seed=1), 5)],
+           "kinds": [_values(tf.random.truncated_normal([3], seed=2), 5),
+                     _values(tf.random.uniform([3], minval=0, maxval=10, dtype=tf.int32, seed=3)),
+                     _values(tf.random.uniform([2], dtype=tf.float64, seed=4), 12)]}
+    tf.random.set_seed(42)
+    out["repeat"] = _values(tf.random.uniform([3]))
+    draws = tf.function(lambda: (tf.random.uniform([2]), tf.random.normal([2]), tf.random.uniform([2], seed=7)))
+    out["traced"] = [[_values(t, 5) for t in draws()] for _ in range(2)]
+    tf.random.set_seed(0)
+    out["zero_seeds"] = _values(tf.random.uniform([2], seed=0))
+    out["scaled"] = [_values(tf.random.uniform([2], minval=-2.0, maxval=3.0, seed=9)),
+                     _values(tf.random.normal([2], mean=1.0, stddev=2.0, seed=9), 5)]
+    return out
+
+
+def case_philox_keras_seeded_initializers_and_dropout(tf, env):
+    keras = tf.keras
+    out = {"glorot": _values(keras.initializers.GlorotUniform(seed=42)((2, 3))),
+           "he_normal": _values(keras.initializers.HeNormal(seed=1)((3,)), 5),
+           "truncated": _values(keras.initializers.TruncatedNormal(seed=5)((4,)), 5),
+           "uniform64": _values(keras.initializers.RandomUniform(-1, 1, seed=3)((3,), dtype="float64"), 12)}
+    keras.utils.set_random_seed(7)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2), keras.layers.Dropout(0.5, seed=1),
+                              keras.layers.Dense(1)])
+    out["weights"] = [_values(w, 6) for w in model.weights]
+    out["dropout_output"] = _values(model(np.ones((2, 3), np.float32), training=True), 5)
+    return out

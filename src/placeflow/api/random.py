@@ -1,34 +1,44 @@
-"""placeflow.random: seeded uniform and normal values, with TensorFlow's global/op seed rules.
+"""placeflow.random: uniform, normal and truncated normal values with TensorFlow's seeds and TensorFlow's values.
 
-A global seed (set_seed) makes every later sequence of random ops repeat; an op seed alone uses a
-fixed default global seed; repeated calls with the same seeds give new values, in a repeatable order.
+Seeds follow TF's rules (random_seed.get_seed): with a global seed (set_seed), an op without a seed takes
+the next op seed from a Python random.Random seeded with the global seed (eagerly) or the graph's op
+counter (while a graph is built); an op seed alone pairs with TF's default graph seed. Each (op, dtype,
+seed pair) is one Philox stream, as TF's cached kernel is: calling it again continues the stream (256
+Philox calls reserved per value), and set_seed starts them over. Without any seed the stream is random.
+categorical and shuffle use these seeds with NumPy's generator (their values are not TensorFlow's).
 """
 
 from __future__ import annotations
 
-import itertools
+import random as _python_random
 import threading
+import weakref
 
 import numpy as np
 
 from ..eager.execute import execute
 from ..eager.convert import convert_to_tensor
-from ..framework import dtypes
+from ..framework import dtypes, graph_mode
+from ..ops.philox import Stream
 from . import math_ops
 
-DEFAULT_GLOBAL_SEED = 87654321
+DEFAULT_GLOBAL_SEED = 87654321  # TF's DEFAULT_GRAPH_SEED
+_MAXINT32 = 2**31 - 1
 _lock = threading.Lock()
 _global_seed = None
-_op_counter = itertools.count()
-_calls: dict = {}
+_op_seeds = None                                  # random.Random(global seed): eager op seeds, as TF's context
+_graph_op_seeds = weakref.WeakKeyDictionary()    # graph -> its next op seed
+_streams: dict = {}                              # (op, dtype, seeds) -> Stream: TF's eager kernel cache
 
 
 def set_seed(seed) -> None:
-    """Set the global seed: sequences of random ops after this call repeat across runs."""
-    global _global_seed, _op_counter
+    """Set the global seed: sequences of random ops after this call repeat across runs (TF's values)."""
+    global _global_seed, _op_seeds
     with _lock:
         _global_seed = None if seed is None else int(seed)
-        _op_counter = itertools.count()
+        _op_seeds = None if seed is None else _python_random.Random(_global_seed)
+        _streams.clear()
+        _graph_op_seeds.clear()
         _calls.clear()
 
 
@@ -37,15 +47,58 @@ def get_global_generator_seed():
     return _global_seed
 
 
-def _generator(seed) -> np.random.Generator:
+def get_seed(op_seed):
+    """The (graph seed, op seed) pair a random op uses, by TF's rules; (None, None) when nothing is seeded."""
     with _lock:
-        if _global_seed is None and seed is None:
-            return np.random.default_rng()
-        global_seed = DEFAULT_GLOBAL_SEED if _global_seed is None else _global_seed
-        op_seed = next(_op_counter) if seed is None else int(seed)
-        call = _calls.get((global_seed, op_seed), 0)
-        _calls[(global_seed, op_seed)] = call + 1
-        return np.random.default_rng([global_seed & 0xFFFFFFFF, op_seed & 0xFFFFFFFF, call])
+        graph = graph_mode.active()
+        if _global_seed is not None:
+            if op_seed is None:
+                if graph is None:
+                    op_seed = _op_seeds.randint(0, _MAXINT32)
+                else:
+                    op_seed = _graph_op_seeds.get(graph, 0)
+                    _graph_op_seeds[graph] = op_seed + 1
+            seeds = (_global_seed % _MAXINT32, int(op_seed) % _MAXINT32)
+        elif op_seed is not None:
+            seeds = (DEFAULT_GLOBAL_SEED, int(op_seed) % _MAXINT32)
+        else:
+            return None, None
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _stream(op: str, dtype, seed) -> Stream:
+    """The Philox stream of one random op: TF's cached kernel for an explicit op seed eagerly, a new one per op
+    built into a graph (it continues across the graph's runs) or per call otherwise."""
+    explicit = seed is not None
+    seeds = get_seed(seed)
+    if seeds == (None, None):
+        return Stream.nondeterministic()
+    if not explicit or graph_mode.active() is not None:
+        return Stream(*seeds)
+    with _lock:
+        key = (op, dtypes.as_dtype(dtype).name, seeds)
+        stream = _streams.get(key)
+        if stream is None:
+            stream = _streams[key] = Stream(*seeds)
+        return stream
+
+
+def _generator(seed) -> np.random.Generator:
+    """A NumPy generator for the ops TF draws with other samplers (categorical, shuffle), seeded as they are."""
+    seeds = get_seed(seed)
+    if seeds == (None, None):
+        return np.random.default_rng()
+    return np.random.default_rng([seeds[0], seeds[1], _next_call(seeds)])  # each call draws anew, repeatably
+
+
+_calls: dict = {}
+
+
+def _next_call(seeds) -> int:
+    with _lock:
+        call = _calls.get(seeds, 0)
+        _calls[seeds] = call + 1
+        return call
 
 
 def _shape(shape) -> tuple:
@@ -55,12 +108,14 @@ def _shape(shape) -> tuple:
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Values drawn uniformly from [minval, maxval) (maxval defaults to 1; required for integer dtypes)."""
-    return _draw_uniform(shape, minval, maxval, dtype, _generator(seed), name)
+    op = "RandomUniformInt" if dtypes.as_dtype(dtype).is_integer else "RandomUniform"
+    return _draw_uniform(shape, minval, maxval, dtype, _stream(op, dtype, seed), name)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Values drawn from a normal distribution."""
-    return _draw_normal("RandomStandardNormal", shape, mean, stddev, dtype, _generator(seed), name)
+    return _draw_normal("RandomStandardNormal", shape, mean, stddev, dtype,
+                        _stream("RandomStandardNormal", dtype, seed), name)
 
 
 def _draw_uniform(shape, minval, maxval, dtype, generator, name):
@@ -91,7 +146,7 @@ def _uniform_int(shape, minval, maxval, dtype, generator, name):
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Normal values, those beyond two standard deviations drawn again."""
-    return _draw_normal("TruncatedNormal", shape, mean, stddev, dtype, _generator(seed), name)
+    return _draw_normal("TruncatedNormal", shape, mean, stddev, dtype, _stream("TruncatedNormal", dtype, seed), name)
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
@@ -213,56 +268,6 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
                    {"num_samples": int(num_samples), "output_dtype": dtypes.as_dtype(dtype)}, name=name)
 
 
-class Generator:
-    """tf.random.Generator: a random stream with its own state (from_seed repeats; split gives
-    independent streams). Its values are placeflow's, not TensorFlow's Philox values."""
-
-    def __init__(self, seed_sequence: np.random.SeedSequence):
-        self._seeds = seed_sequence
-        self._rng = np.random.default_rng(seed_sequence)
-        self._lock = threading.Lock()
-
-    @classmethod
-    def from_seed(cls, seed, alg=None):
-        """A generator whose stream depends only on `seed`."""
-        return cls(np.random.SeedSequence(int(seed) & 0xFFFFFFFFFFFFFFFF))
-
-    @classmethod
-    def from_non_deterministic_state(cls, alg=None):
-        """A generator seeded from the operating system's entropy."""
-        return cls(np.random.SeedSequence())
-
-    def _take(self) -> np.random.Generator:
-        """A generator for one op, drawn from this stream (so ops of a traced step differ call to call)."""
-        with self._lock:
-            return np.random.default_rng(self._rng.integers(0, 2**63))
-
-    def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
-        """Uniform values from [minval, maxval) (maxval required for integers)."""
-        return _draw_uniform(shape, minval, maxval, dtype, self._take(), name)
-
-    def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
-        """Normal values."""
-        return _draw_normal("RandomStandardNormal", shape, mean, stddev, dtype, self._take(), name)
-
-    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
-        """Truncated normal values."""
-        return _draw_normal("TruncatedNormal", shape, mean, stddev, dtype, self._take(), name)
-
-    def split(self, count=1):
-        """`count` new generators with independent streams (this one advances)."""
-        with self._lock:
-            children = self._seeds.spawn(int(count))
-        return [Generator(child) for child in children]
-
-
-_global_generator = None
-
-
-def get_global_generator() -> Generator:
-    """The process's generator (seeded by set_seed's global seed when one is set)."""
-    global _global_generator
-    if _global_generator is None:
-        _global_generator = Generator.from_seed(_global_seed) if _global_seed is not None else \
-            Generator.from_non_deterministic_state()
-    return _global_generator
+from .random_generator import (  # noqa: E402,F401 - tf.random's Philox generator
+    Algorithm, Generator, create_rng_state, get_global_generator, set_global_generator,
+)

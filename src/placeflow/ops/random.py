@@ -1,40 +1,54 @@
-"""Random ops: values drawn on the host from a seeded generator, so every device agrees."""
+"""Random ops: values drawn on the host, so every device agrees: uniform, normal, truncated normal and integer
+ops give TensorFlow's own Philox values (philox.py; stateful ones from their op's stream), categorical and
+shuffle draw from a seeded NumPy generator."""
 
 import numpy as np
 
 from ..framework import dtypes as d
+from . import philox
 from . import shape_rules as rules
 from .registry import ALL, FLOATS, NOT_DIFFERENTIABLE, define, no_gradient_yet, presize_from_attrs
 
 
+def _stream_draw(stream, shape, dtype, draw):
+    key, counter = stream.reserve(int(np.prod(shape, dtype=np.int64)))
+    return draw(key, counter, int(np.prod(shape, dtype=np.int64)), dtype).reshape(shape)
+
+
 @define("RandomUniform", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, presize=presize_from_attrs)
 def _uniform(xp, shape, minval, maxval, dtype, generator):
-    values = generator.uniform(minval, maxval, size=shape).astype(dtype.numpy_dtype)
-    return xp.asarray(values)
+    """TF's uniform draw from the op's Philox stream, times (maxval - minval) plus minval in the dtype."""
+    unit = _stream_draw(generator, shape, dtype, philox.uniform)
+    low, high = dtype.numpy_dtype.type(minval), dtype.numpy_dtype.type(maxval)
+    return xp.asarray((unit * (high - low) + low).astype(dtype.numpy_dtype, copy=False))
 
 
 @define("RandomStandardNormal", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE,
         presize=presize_from_attrs)
 def _normal(xp, shape, mean, stddev, dtype, generator):
-    values = (generator.standard_normal(size=shape) * stddev + mean).astype(dtype.numpy_dtype)
-    return xp.asarray(values)
+    """TF's normal draw from the op's Philox stream, times stddev plus mean in the dtype."""
+    unit = _stream_draw(generator, shape, dtype, philox.normal)
+    scale, shift = dtype.numpy_dtype.type(stddev), dtype.numpy_dtype.type(mean)
+    return xp.asarray((unit * scale + shift).astype(dtype.numpy_dtype, copy=False))
 
 
 @define("RandomUniformInt", {d.int32, d.int64}, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE,
         presize=presize_from_attrs)
 def _uniform_int(xp, shape, minval, maxval, dtype, generator):
-    return xp.asarray(generator.integers(minval, maxval, size=shape, dtype=dtype.numpy_dtype))
+    """TF's integers in [minval, maxval) from the op's Philox stream."""
+    if maxval <= minval:
+        from ..framework.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, f"Need minval < maxval: {minval} >= {maxval}")
+    return xp.asarray(_stream_draw(generator, shape, dtype, lambda k, c, n, t: philox.uniform_int(
+        k, c, n, int(minval), int(maxval), t)))
 
 
 @define("TruncatedNormal", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE, presize=presize_from_attrs)
 def _truncated_normal(xp, shape, mean, stddev, dtype, generator):
-    """Normal values more than two standard deviations from the mean are drawn again (TF's rule)."""
-    values = generator.standard_normal(size=shape)
-    outside = np.abs(values) > 2.0
-    while outside.any():
-        values[outside] = generator.standard_normal(size=int(outside.sum()))
-        outside = np.abs(values) > 2.0
-    return xp.asarray((values * stddev + mean).astype(dtype.numpy_dtype))
+    """TF's truncated normal draw (|x| < 2) from the op's Philox stream, times stddev plus mean in the dtype."""
+    unit = _stream_draw(generator, shape, dtype, philox.truncated_normal)
+    scale, shift = dtype.numpy_dtype.type(stddev), dtype.numpy_dtype.type(mean)
+    return xp.asarray((unit * scale + shift).astype(dtype.numpy_dtype, copy=False))
 
 
 def _categorical_shape(shapes, attrs):
@@ -64,36 +78,76 @@ def _shuffle(xp, value, generator=None):
     return value[xp.asarray(order)]
 
 
-# -- stateless: the values depend on the seed input alone (a tensor, so it may be known only when a graph runs) --
+# -- stateless: the values depend on the seed input alone (a tensor, so it may be known only when a graph runs);
+# they are TensorFlow's (Philox, philox.py), scaled in the output dtype as TF's Python wrappers scale them --------
 
 def _seeded(seed) -> np.random.Generator:
+    """A NumPy generator from a seed pair (the stateless ops TF draws with other algorithms: gamma, ...)."""
     host = seed.get() if hasattr(seed, "get") else np.asarray(seed)
     pair = [int(v) & 0xFFFFFFFFFFFFFFFF for v in host.reshape(-1)]
     return np.random.default_rng(pair)
 
 
+def _philox_draw(seed, shape, dtype, draw, from_state=False):
+    """`draw` for a stateless seed pair, or (from_state: tf.random.Generator) for a state [counter, key]."""
+    key, counter = philox.from_state(_host(seed)) if from_state else philox.key_counter(_host(seed))
+    count = int(np.prod(shape, dtype=np.int64))
+    return draw(key, counter, count, dtype).reshape(shape)
+
+
 @define("StatelessRandomUniformV2", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE,
         presize=presize_from_attrs)
-def _stateless_uniform(xp, seed, shape, minval, maxval, dtype):
-    return _uniform(xp, shape, minval, maxval, dtype, _seeded(seed))
+def _stateless_uniform(xp, seed, shape, minval, maxval, dtype, from_state=False):
+    """TF's uniform [0, 1) draw for the seed, times (maxval - minval) plus minval in the dtype."""
+    unit = _philox_draw(seed, shape, dtype, philox.uniform, from_state)
+    low, high = dtype.numpy_dtype.type(minval), dtype.numpy_dtype.type(maxval)
+    return xp.asarray((unit * (high - low) + low).astype(dtype.numpy_dtype, copy=False))
 
 
 @define("StatelessRandomNormalV2", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE,
         presize=presize_from_attrs)
-def _stateless_normal(xp, seed, shape, mean, stddev, dtype):
-    return _normal(xp, shape, mean, stddev, dtype, _seeded(seed))
+def _stateless_normal(xp, seed, shape, mean, stddev, dtype, from_state=False):
+    """TF's standard normal draw for the seed, times stddev plus mean in the dtype."""
+    unit = _philox_draw(seed, shape, dtype, philox.normal, from_state)
+    scale, shift = dtype.numpy_dtype.type(stddev), dtype.numpy_dtype.type(mean)
+    return xp.asarray((unit * scale + shift).astype(dtype.numpy_dtype, copy=False))
 
 
 @define("StatelessTruncatedNormalV2", FLOATS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE,
         presize=presize_from_attrs)
-def _stateless_truncated_normal(xp, seed, shape, mean, stddev, dtype):
-    return _truncated_normal(xp, shape, mean, stddev, dtype, _seeded(seed))
+def _stateless_truncated_normal(xp, seed, shape, mean, stddev, dtype, from_state=False):
+    """TF's truncated normal draw for the seed (|x| < 2), times stddev plus mean in the dtype."""
+    unit = _philox_draw(seed, shape, dtype, philox.truncated_normal, from_state)
+    scale, shift = dtype.numpy_dtype.type(stddev), dtype.numpy_dtype.type(mean)
+    return xp.asarray((unit * scale + shift).astype(dtype.numpy_dtype, copy=False))
 
 
 @define("StatelessRandomUniformIntV2", {d.int32, d.int64}, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE,
         presize=presize_from_attrs)
-def _stateless_uniform_int(xp, seed, shape, minval, maxval, dtype):
-    return _uniform_int(xp, shape, minval, maxval, dtype, _seeded(seed))
+def _stateless_uniform_int(xp, seed, shape, minval, maxval, dtype, from_state=False):
+    """TF's integers in [minval, maxval) for the seed."""
+    if maxval <= minval:
+        from ..framework.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, f"Need minval < maxval: {minval} >= {maxval}")
+    return xp.asarray(_philox_draw(seed, shape, dtype, lambda k, c, n, t: philox.uniform_int(k, c, n, int(minval),
+                                                                                           int(maxval), t),
+                                   from_state))
+
+
+@define("StatelessRandomUniformFullIntV2", {d.int32, d.int64, d.uint32, d.uint64}, shape=rules.from_shape_attr,
+        grad=NOT_DIFFERENTIABLE, presize=presize_from_attrs)
+def _stateless_uniform_full_int(xp, seed, shape, dtype, from_state=False):
+    """TF's integers over the whole range of the dtype for the seed."""
+    return xp.asarray(_philox_draw(seed, shape, dtype, philox.full_int, from_state))
+
+
+@define("_PhiloxStateSkip", {d.int64}, gpu=(), shape=lambda shapes, attrs: shapes[0], grad=NOT_DIFFERENTIABLE)
+def _philox_state_skip(xp, state, delta):
+    """A Generator's state [counter (two int64), key] with the counter advanced by 256 per value (RngReadAndSkip)."""
+    words = _host(state).astype(np.int64).view(np.uint64)
+    counter = (int(words[0]) | int(words[1]) << 64) + int(_host(delta)) * 256
+    out = np.array([counter & 0xFFFFFFFFFFFFFFFF, (counter >> 64) & 0xFFFFFFFFFFFFFFFF, int(words[2])], np.uint64)
+    return out.view(np.int64)
 
 
 def _host(array) -> np.ndarray:
