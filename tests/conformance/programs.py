@@ -5217,3 +5217,133 @@ def case_philox_keras_seeded_initializers_and_dropout(tf, env):
     out["weights"] = [_values(w, 6) for w in model.weights]
     out["dropout_output"] = _values(model(np.ones((2, 3), np.float32), training=True), 5)
     return out
+
+
+def _data_items(ds):
+    def plain(x):
+        if isinstance(x, (tuple, dict)):
+            return repr(x)
+        value = np.asarray(x).tolist()
+        return value.decode() if isinstance(value, bytes) else value
+    return [plain(x) for x in ds.as_numpy_iterator()]
+
+
+def _data_outcome(fn):
+    try:
+        return fn()
+    except Exception as error:  # noqa: BLE001 - the class and the message's TF part are the outcome
+        import re
+        message = str(error)
+        message = message[message.find("}} ") + 3:] if "}} " in message else message
+        return [type(error).__name__, re.sub(r" \[Op:\w+\]( name: .*)?$", "", message)]  # TF's C++ framing
+
+
+def case_data_grouping_and_sources(tf, env):
+    ds = tf.data.Dataset.range(10)
+    seqs = tf.data.Dataset.from_generator(lambda: ([1] * n for n in [1, 5, 2, 7, 3, 8, 2]),
+                                          output_signature=tf.TensorSpec([None], tf.int32))
+    cases = {
+        "scan": lambda: _data_items(ds.scan(tf.constant(0, tf.int64), lambda s, x: (s + x, s * 2))),
+        "scan_tuple": lambda: _data_items(tf.data.Dataset.zip((ds, ds)).scan(
+            tf.constant(1, tf.int64), lambda s, e: (s + e[0], (s, e[1])))),
+        "unique": lambda: _data_items(tf.data.Dataset.from_tensor_slices([1, 2, 1, 3, 2]).unique()),
+        "unique_strings": lambda: _data_items(tf.data.Dataset.from_tensor_slices(["a", "b", "a"]).unique()),
+        "unique_floats": lambda: tf.data.Dataset.from_tensor_slices([1.0, 2.0]).unique(),
+        "single": lambda: ds.take(1).get_single_element().numpy().tolist(),
+        "single_two": lambda: ds.take(2).get_single_element(),
+        "single_empty": lambda: ds.take(0).get_single_element(),
+        "group_by_window": lambda: _data_items(ds.group_by_window(lambda x: x % 2, lambda k, w: w.batch(3), 3)),
+        "group_by_window_func": lambda: _data_items(ds.group_by_window(
+            lambda x: x % 3, lambda k, w: w.batch(5), window_size_func=lambda k: k + 1)),
+        "group_by_window_both": lambda: ds.group_by_window(lambda x: x % 3, lambda k, w: w, 2, lambda k: k),
+        "bucket": lambda: _data_items(seqs.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [3, 6], [2, 2, 2])),
+        "bucket_to_boundary": lambda: _data_items(seqs.bucket_by_sequence_length(
+            lambda x: tf.shape(x)[0], [3, 6, 9], [2, 2, 2, 2], pad_to_bucket_boundary=True)),
+        "bucket_drop": lambda: _data_items(seqs.bucket_by_sequence_length(
+            lambda x: tf.shape(x)[0], [3, 6], [2, 2, 2], drop_remainder=True)),
+        "bucket_bad_sizes": lambda: seqs.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [3, 6], [2, 2]),
+        "counter": lambda: _data_items(tf.data.Dataset.counter(5, 2).take(3)),
+        "cardinality": lambda: [int(ds.cardinality()), ds.cardinality().dtype.name,
+                                int(tf.data.experimental.cardinality(ds.repeat())),
+                                tf.data.INFINITE_CARDINALITY, tf.data.UNKNOWN_CARDINALITY],
+        "choose": lambda: _data_items(tf.data.Dataset.choose_from_datasets(
+            [tf.data.Dataset.range(3), tf.data.Dataset.range(10, 13)],
+            tf.data.Dataset.from_tensor_slices(np.array([0, 1, 1, 0, 0, 0, 1], np.int64)))),
+        "choose_without_stop": lambda: _data_items(tf.data.Dataset.choose_from_datasets(
+            [tf.data.Dataset.range(1), tf.data.Dataset.range(10, 13)],
+            tf.data.Dataset.from_tensor_slices(np.array([0, 0, 1, 1], np.int64)), stop_on_empty_dataset=False)),
+        "sample_everything_once": lambda: sorted(_data_items(tf.data.Dataset.sample_from_datasets(
+            [tf.data.Dataset.range(3), tf.data.Dataset.range(10, 13)], seed=1))),
+        "list_files_none": lambda: tf.data.Dataset.list_files("/nonexistent-placeflow/*.txt"),
+    }
+    return {name: _data_outcome(fn) for name, fn in cases.items()}
+
+
+def case_data_experimental_transformations(tf, env):
+    experimental, ds = tf.data.experimental, tf.data.Dataset.range(6)
+    cases = {
+        "scan": lambda: _data_items(ds.apply(experimental.scan(tf.constant(0, tf.int64), lambda s, x: (s + x, s)))),
+        "unique": lambda: _data_items(tf.data.Dataset.from_tensor_slices([3, 3, 1]).apply(experimental.unique())),
+        "group_by_window": lambda: _data_items(ds.apply(experimental.group_by_window(
+            lambda x: x % 2, lambda k, w: w.batch(2), 2))),
+        "take_while": lambda: _data_items(ds.apply(experimental.take_while(lambda x: x < 3))),
+        "unbatch": lambda: _data_items(ds.batch(4).apply(experimental.unbatch())),
+        "enumerate": lambda: _data_items(ds.take(2).apply(experimental.enumerate_dataset(5))),
+        "shuffle_and_repeat": lambda: sorted(_data_items(ds.take(3).apply(experimental.shuffle_and_repeat(3, 2, 1)))),
+        "map_and_batch": lambda: _data_items(ds.apply(experimental.map_and_batch(lambda x: x * 2, 4))),
+        "map_and_batch_drop": lambda: _data_items(ds.apply(experimental.map_and_batch(lambda x: x * 2, 4,
+                                                                                      drop_remainder=True))),
+        "parallel_interleave": lambda: _data_items(tf.data.Dataset.range(3).apply(experimental.parallel_interleave(
+            lambda x: tf.data.Dataset.range(x, x + 2), 2))),
+        "assert_cardinality": lambda: [_data_items(ds.apply(experimental.assert_cardinality(6))),
+                                       int(ds.apply(experimental.assert_cardinality(6)).cardinality())],
+        "assert_cardinality_fewer": lambda: _data_items(ds.apply(experimental.assert_cardinality(8))),
+        "assert_cardinality_more": lambda: _data_items(ds.apply(experimental.assert_cardinality(3))),
+        "assert_cardinality_one": lambda: _data_items(ds.take(0).apply(experimental.assert_cardinality(1))),
+        "get_single_element": lambda: experimental.get_single_element(ds.take(1)).numpy().tolist(),
+        "get_structure": lambda: repr(experimental.get_structure(ds)),
+        "from_list": lambda: _data_items(experimental.from_list([(1, "a"), (2, "b")])),
+        "from_list_dicts": lambda: _data_items(experimental.from_list([{"x": 1.5}, {"x": 2.5}])),
+        "counter": lambda: _data_items(experimental.Counter(3).take(2)),
+        "at": lambda: experimental.at(ds, 4).numpy().tolist(),
+        "at_past_the_end": lambda: experimental.at(ds, 9),
+    }
+    return {name: _data_outcome(fn) for name, fn in cases.items()}
+
+
+def case_philox_seed_helpers(tf, env):
+    return {"split": tf.random.split([1, 2]).numpy().tolist(),
+            "split3_int64": tf.random.split(tf.constant([1, 2], tf.int64), 3).numpy().tolist(),
+            "fold_in": tf.random.fold_in([1, 2], 7).numpy().tolist(),
+            "fold_in_int64": tf.random.fold_in(tf.constant([3, 4], tf.int64), tf.constant(5, tf.int64)).numpy().tolist(),
+            "experimental_split": tf.random.experimental.stateless_split([5, 6]).numpy().tolist(),
+            "experimental_generator": _values(tf.random.experimental.Generator.from_seed(3).normal([1]), 5),
+            "full_uint32": tf.random.stateless_uniform([3], seed=[1, 2], minval=None, maxval=None,
+                                                       dtype=tf.uint32).numpy().tolist()}
+
+
+def case_image_random_augmentations(tf, env):
+    images = tf.constant((np.arange(2 * 4 * 5 * 3).reshape(2, 4, 5, 3) % 17 / 16.0).astype(np.float32))
+    pixels = tf.constant((np.arange(4 * 5 * 3).reshape(4, 5, 3) * 7 % 256).astype(np.uint8))
+    cases = {
+        "stateless_flip_left_right": lambda: _values(tf.image.stateless_random_flip_left_right(images, seed=[1, 2])),
+        "stateless_flip_up_down_3d": lambda: _values(tf.image.stateless_random_flip_up_down(images[0], seed=[3, 2])),
+        "stateless_brightness": lambda: _values(tf.image.stateless_random_brightness(images, 0.2, seed=[1, 2]), 5),
+        "stateless_contrast": lambda: _values(tf.image.stateless_random_contrast(images, 0.2, 0.9, seed=[5, 2]), 5),
+        "stateless_hue": lambda: _values(tf.image.stateless_random_hue(images, 0.3, seed=[1, 2]), 5),
+        "stateless_saturation": lambda: _values(tf.image.stateless_random_saturation(images, 0.2, 1.9, seed=[1, 2]),
+                                                5),
+        "stateless_crop": lambda: _values(tf.image.stateless_random_crop(images, [1, 2, 3, 3], seed=[1, 2])),
+        "adjust_hue_uint8": lambda: _values(tf.image.adjust_hue(pixels, 0.4)),
+        "adjust_saturation_uint8": lambda: _values(tf.image.adjust_saturation(pixels, 1.7)),
+        "adjust_hue_negative": lambda: _values(tf.image.adjust_hue(images, -0.7), 5),
+        "max_delta_too_large": lambda: tf.image.random_hue(images, 0.6),
+        "upper_below_lower": lambda: tf.image.random_contrast(images, 0.5, 0.2),
+        "crop_larger_than_image": lambda: tf.image.random_crop(pixels, [9, 2, 3]),
+    }
+    out = {name: _data_outcome(fn) for name, fn in cases.items()}
+    tf.random.set_seed(3)
+    out["seeded_flip"] = _values(tf.image.random_flip_left_right(images, seed=4))
+    out["seeded_brightness"] = _values(tf.image.random_brightness(images, 0.3), 5)
+    out["seeded_crop"] = _values(tf.image.random_crop(pixels, [2, 2, 3], seed=1))
+    return out

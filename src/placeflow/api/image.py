@@ -187,7 +187,18 @@ from .image_ops import (  # noqa: E402,F401 - tf.image's geometry, dtype, colour
     transpose, yiq_to_rgb, yuv_to_rgb,
 )
 
-__all__ = ["ResizeMethod", "hsv_to_rgb", "resize", "rgb_to_hsv", "adjust_brightness", "adjust_contrast",
+from .image_random import (  # noqa: E402,F401 - tf.image's random and stateless augmentations
+    adjust_hue, adjust_saturation, random_brightness, random_contrast, random_crop, random_flip_left_right,
+    random_flip_up_down, random_hue, random_saturation, stateless_random_brightness, stateless_random_contrast,
+    stateless_random_crop, stateless_random_flip_left_right, stateless_random_flip_up_down, stateless_random_hue,
+    stateless_random_saturation,
+)
+
+__all__ = ["ResizeMethod", "adjust_hue", "adjust_saturation", "random_brightness", "random_contrast", "random_crop",
+           "random_flip_left_right", "random_flip_up_down", "random_hue", "random_saturation",
+           "stateless_random_brightness", "stateless_random_contrast", "stateless_random_crop",
+           "stateless_random_flip_left_right", "stateless_random_flip_up_down", "stateless_random_hue",
+           "stateless_random_saturation", "hsv_to_rgb", "resize", "rgb_to_hsv", "adjust_brightness", "adjust_contrast",
            "adjust_gamma", "central_crop", "convert_image_dtype", "crop_to_bounding_box", "flip_left_right",
            "flip_up_down", "grayscale_to_rgb", "image_gradients", "pad_to_bounding_box", "per_image_standardization",
            "psnr", "resize_with_crop_or_pad", "rgb_to_grayscale", "rgb_to_yiq", "rgb_to_yuv", "rot90", "sobel_edges",

@@ -197,7 +197,9 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     """Uniform values determined by `seed` (two integers, or a tensor of them) alone. Not TensorFlow's Philox
     stream: the same seed gives the same values in placeflow, not the values TensorFlow gives."""
     if dtypes.as_dtype(dtype).is_integer:
-        if maxval is None:
+        if minval is None and maxval is None:  # TF: the whole range of the dtype
+            return _stateless_op("StatelessRandomUniformFullIntV2", seed, shape, dtype, name)
+        if maxval is None or minval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtypes.as_dtype(dtype)!r}")
         return _stateless_op("StatelessRandomUniformIntV2", seed, shape, dtype, name, minval=int(minval),
                              maxval=int(maxval))
@@ -271,3 +273,29 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
 from .random_generator import (  # noqa: E402,F401 - tf.random's Philox generator
     Algorithm, Generator, create_rng_state, get_global_generator, set_global_generator,
 )
+
+
+def split(seed, num=2, alg="auto_select"):
+    """`num` new stateless seeds from `seed` (its dtype), as TF derives them."""
+    seed = convert_to_tensor(seed)
+    return stateless_uniform([int(num), 2], seed=seed, dtype=seed.dtype, minval=None, maxval=None)
+
+
+def fold_in(seed, data, alg="auto_select"):
+    """A new stateless seed from `seed` and the integer `data`, as TF derives it."""
+    from .array_ops import stack
+    data = convert_to_tensor(data)
+    return stack([stateless_uniform([], seed=seed, dtype=data.dtype, minval=None, maxval=None), data])
+
+
+def _experimental_namespace():
+    import types
+    module = types.ModuleType("placeflow.api.random.experimental",
+                              "tf.random.experimental: the Philox Generator and the stateless seed helpers.")
+    module.Algorithm, module.Generator, module.create_rng_state = Algorithm, Generator, create_rng_state
+    module.get_global_generator, module.set_global_generator = get_global_generator, set_global_generator
+    module.stateless_split, module.stateless_fold_in = split, fold_in
+    return module
+
+
+experimental = _experimental_namespace()

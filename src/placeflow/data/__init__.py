@@ -7,3 +7,4 @@ from .options import Options  # noqa: F401
 from .tfrecord import tfrecord_dataset as TFRecordDataset  # noqa: F401,N812 - TensorFlow's name
 from .file_datasets import fixed_length_record_dataset as FixedLengthRecordDataset  # noqa: F401,N812
 from .file_datasets import text_line_dataset as TextLineDataset  # noqa: F401,N812
+from .experimental import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY  # noqa: F401,E402

@@ -16,12 +16,13 @@ import numpy as np
 
 from ..framework import tf_types
 from . import pipeline
+from .grouping import GroupingTransformations
 
 AUTOTUNE = -1
 _END = object()
 
 
-class Dataset(tf_types.DatasetV2):
+class Dataset(GroupingTransformations, tf_types.DatasetV2):
     """A re-iterable sequence of elements built by chaining transformations."""
 
     def __init__(self, make_iterator, cardinality, spec=None):
@@ -460,9 +461,10 @@ class Dataset(tf_types.DatasetV2):
         """Elements as NumPy structures."""
         return iter(self._make_iterator())
 
-    def cardinality(self) -> int:
-        """Number of elements (-1 infinite, -2 unknown)."""
-        return self._cardinality
+    def cardinality(self):
+        """The number of elements as an int64 scalar tensor (-1 infinite, -2 unknown), as TF returns it."""
+        from ..eager.convert import constant
+        return constant(np.int64(self._cardinality))
 
     def __len__(self) -> int:
         if self._cardinality < 0:
@@ -595,8 +597,8 @@ def _host_value(value):
     if hasattr(value, "numpy"):
         return _owned(value.numpy())
     if isinstance(value, np.ndarray):
-        return _owned(value)
-    array = np.asarray(value)
+        return _owned(_as_bytes(value))
+    array = _as_bytes(np.asarray(value))
     if array.dtype == np.float64:
         return array.astype(np.float32)
     if array.dtype == np.int64 and array.size and np.abs(array).max() < 2 ** 31:
@@ -604,6 +606,15 @@ def _host_value(value):
     if array.dtype == np.int64 and not array.size:
         return array.astype(np.int32)
     return array
+
+
+def _as_bytes(array: np.ndarray) -> np.ndarray:
+    """A NumPy unicode array as the UTF-8 bytes objects TF's string elements hold (others as they are)."""
+    if array.dtype.kind != "U":
+        return array
+    out = np.empty(array.shape, dtype=object)
+    out.reshape(-1)[:] = [s.encode("utf-8") for s in array.reshape(-1).tolist()]
+    return out
 
 
 def _owned(array: np.ndarray) -> np.ndarray:

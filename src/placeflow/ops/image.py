@@ -1,9 +1,10 @@
-"""ImageProjectiveTransformV3: images resampled through projective transforms (Keras's RandomRotation,
-RandomTranslation, RandomZoom, RandomShear), on the host, with TensorFlow's fill modes and interpolations."""
+"""Image kernels on the host: ImageProjectiveTransformV3 (images resampled through projective transforms: Keras's
+RandomRotation, RandomTranslation, RandomZoom, RandomShear) with TensorFlow's fill modes and interpolations, and
+AdjustHue/AdjustSaturation in TF's per-pixel HSV arithmetic."""
 
 import numpy as np
 
-
+from ..framework import dtypes as d
 from .registry import NOT_DIFFERENTIABLE, NUMBERS, define
 
 
@@ -88,3 +89,69 @@ def _projective_transform(xp, images, transforms, fill_value, output_size=None, 
     return xp.asarray(out.astype(host.dtype))  # integer images: truncated, as TF's cast
 
 
+
+
+# -- hue and saturation, in TF's AdjustHue/AdjustSaturation arithmetic (float32, per pixel via HSV) ---------------
+
+def _rgb_to_hsv(rgb):
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    value = np.maximum(r, np.maximum(g, b))
+    spread = value - np.minimum(r, np.minimum(g, b))
+    saturation = np.where(value > 0, spread / np.where(value > 0, value, 1), np.float32(0)).astype(np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        norm = np.float32(1.0) / (np.float32(6.0) * spread)
+        hue = np.where(r == value, norm * (g - b),
+                       np.where(g == value, norm * (b - r) + np.float32(2.0 / 6.0), norm * (r - g) + np.float32(4.0 / 6.0)))
+    hue = np.where(spread <= 0, np.float32(0), hue).astype(np.float32)
+    hue = np.where(hue < 0, hue + np.float32(1), hue).astype(np.float32)
+    return hue, saturation, value
+
+
+def _hsv_to_rgb(hue, saturation, value):
+    chroma = saturation * value
+    low = value - chroma
+    scaled = hue * np.float32(6)
+    category = scaled.astype(np.int32)
+    wrapped = np.mod(scaled, np.float32(2.0)).astype(np.float32)
+    x = chroma * (np.float32(1) - np.abs(wrapped - np.float32(1)))
+    zero = np.zeros_like(chroma)
+    table = [(chroma, x, zero), (x, chroma, zero), (zero, chroma, x), (zero, x, chroma), (x, zero, chroma),
+             (chroma, zero, x)]
+    channels = []
+    for channel in range(3):
+        out = zero.copy()
+        for index, row in enumerate(table):
+            out = np.where(category == index, row[channel], out)
+        channels.append(out + low)
+    return np.stack(channels, axis=-1).astype(np.float32)
+
+
+def _adjust(images, change):
+    host = np.asarray(images)
+    if host.shape[-1] != 3:
+        from ..framework.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, f"input must have 3 channels but instead has {host.shape[-1]} "
+                                               "channels.")
+    hue, saturation, value = _rgb_to_hsv(host.astype(np.float32))
+    hue, saturation = change(hue, saturation)
+    return _hsv_to_rgb(hue, saturation, value).astype(host.dtype)
+
+
+@define("AdjustHue", {d.float16, d.float32}, gpu=(), shape=lambda shapes, attrs: shapes[0], grad=NOT_DIFFERENTIABLE)
+def _adjust_hue(xp, images, delta):
+    """RGB images with the hue turned by `delta` (TF's AdjustHue: HSV on float32, hue wrapped into [0, 1))."""
+    turn = np.float32(np.asarray(delta))
+
+    def change(hue, saturation):
+        hue = np.mod(hue + turn, np.float32(1.0)).astype(np.float32)
+        return np.where(hue < 0, hue + np.float32(1.0), hue).astype(np.float32), saturation
+    return xp.asarray(_adjust(images, change))
+
+
+@define("AdjustSaturation", {d.float16, d.float32}, gpu=(), shape=lambda shapes, attrs: shapes[0],
+        grad=NOT_DIFFERENTIABLE)
+def _adjust_saturation(xp, images, scale):
+    """RGB images with the saturation scaled by `scale` and clipped to [0, 1] (TF's AdjustSaturation)."""
+    factor = np.float32(np.asarray(scale))
+    return xp.asarray(_adjust(images, lambda hue, saturation: (hue, np.clip(saturation * factor, 0, 1)
+                                                                 .astype(np.float32))))
