@@ -18,6 +18,16 @@ from .api.ragged import RaggedTensor  # noqa: F401
 from .api.indexed_slices import IndexedSlices  # noqa: F401
 from .api.map_ops import foldl, foldr, map_fn, scan, vectorized_map  # noqa: F401
 from .api.script_ops import numpy_function, py_function  # noqa: F401
+from .api.initializers_v2 import (  # noqa: F401
+    constant_initializer, ones_initializer, random_normal_initializer, random_uniform_initializer, zeros_initializer,
+)
+from .api.partition_ops import (  # noqa: F401
+    dynamic_partition, dynamic_stitch, get_current_name_scope, grad_pass_through, guarantee_const, hessians,
+    histogram_fixed_width, histogram_fixed_width_bins, identity_n, is_symbolic_tensor, realdiv, tensor_scatter_nd_sub,
+    timestamp, unravel_index,
+)
+from .api.math_ops import saturate_cast  # noqa: F401,E402
+from .api.partition_ops import tuple_ as tuple  # noqa: F401,E402,A001 - TensorFlow's name
 from .api.array_ops import (  # noqa: F401
     concat, expand_dims, eye, fill, one_hot, ones, ones_like, range, reshape, shape, split, squeeze, stack,
     strided_slice, tile, transpose, zeros, zeros_like,

@@ -18,6 +18,7 @@ from .checkpoint.reader import checkpoints_iterator, list_variables, load_checkp
 from .checkpoint.state import get_checkpoint_state, latest_checkpoint  # noqa: F401
 from .checkpoint.views import CheckpointView, TrackableView  # noqa: F401
 from .checkpoint.python_state import PythonState as _PythonState
+from .api.training_utils import Coordinator, ExponentialMovingAverage  # noqa: F401
 
 experimental = types.ModuleType("placeflow.train.experimental", "tf.train.experimental: PythonState.")
 experimental.PythonState = _PythonState

@@ -5347,3 +5347,135 @@ def case_image_random_augmentations(tf, env):
     out["seeded_brightness"] = _values(tf.image.random_brightness(images, 0.3), 5)
     out["seeded_crop"] = _values(tf.image.random_crop(pixels, [2, 2, 3], seed=1))
     return out
+
+
+def _plain_values(value):
+    if isinstance(value, (list, tuple)):
+        return [_plain_values(v) for v in value]
+    return np.asarray(value.numpy()).tolist() if hasattr(value, "numpy") else value
+
+
+def case_top_level_initializers_and_partitions(tf, env):
+    cases = {
+        "zeros": lambda: tf.zeros_initializer()((2, 2)),
+        "ones_int": lambda: tf.ones_initializer()((3,), tf.int32),
+        "constant_values": lambda: tf.constant_initializer([1, 2, 3, 4])((2, 2)),
+        "constant_scalar": lambda: tf.constant_initializer(2.5)((2,)),
+        "random_normal_seeded": lambda: _values(tf.random_normal_initializer(0.0, 2.0, seed=3)((3,)), 5),
+        "random_uniform_seeded": lambda: tf.random_uniform_initializer(-1, 1, seed=3)((3,)),
+        "random_uniform_ints": lambda: tf.random_uniform_initializer(0, 10, seed=3)((3,), tf.int32),
+        "random_normal_ints": lambda: tf.random_normal_initializer(seed=3)((3,), tf.int32),
+        "configs": lambda: [tf.random_normal_initializer(1.0, 2.0, 5).get_config(),
+                            tf.constant_initializer(3).get_config()],
+        "dynamic_partition": lambda: tf.dynamic_partition(tf.constant([10, 20, 30, 40, 50]),
+                                                          tf.constant([0, 0, 1, 1, 0]), 2),
+        "dynamic_partition_rows": lambda: tf.dynamic_partition(tf.constant([[1, 2], [3, 4], [5, 6]]),
+                                                               tf.constant([1, 0, 1]), 3),
+        "dynamic_partition_bad": lambda: tf.dynamic_partition(tf.constant([1, 2]), tf.constant([0, 5]), 2),
+        "dynamic_stitch": lambda: tf.dynamic_stitch(
+            [tf.constant([6]), tf.constant([4, 1]), tf.constant([[5, 2], [0, 3]])],
+            [tf.constant([61.0]), tf.constant([41.0, 11.0]), tf.constant([[51.0, 21.0], [1.0, 31.0]])]),
+        "dynamic_stitch_duplicates": lambda: tf.dynamic_stitch([tf.constant([0, 1]), tf.constant([1, 2])],
+                                                               [tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])]),
+        "dynamic_stitch_rows": lambda: tf.dynamic_stitch([tf.constant([1, 0])], [tf.constant([[1.0, 2.0], [3.0, 4.0]])]),
+        "unravel_index": lambda: tf.unravel_index(tf.constant([5, 7, 0]), tf.constant([3, 4])),
+        "unravel_index_scalar": lambda: tf.unravel_index(tf.constant(1621), tf.constant([6, 7, 8, 9])),
+        "unravel_index_bad": lambda: tf.unravel_index(tf.constant([12]), tf.constant([3, 4])),
+        "histogram": lambda: tf.histogram_fixed_width(tf.constant([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0]), [0.0, 5.0], 5),
+        "histogram_bins": lambda: tf.histogram_fixed_width_bins(tf.constant([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0]),
+                                                                [0.0, 5.0], nbins=5),
+        "saturate_cast": lambda: tf.saturate_cast(tf.constant([-300.0, 12.7, 300.0]), tf.uint8),
+        "saturate_cast_ints": lambda: tf.saturate_cast(tf.constant([2**40, -2**40], tf.int64), tf.int32),
+        "realdiv": lambda: tf.realdiv(tf.constant([1.0, 3.0]), tf.constant([2.0, 4.0])),
+        "tensor_scatter_nd_sub": lambda: tf.tensor_scatter_nd_sub(tf.constant([1, 2, 3, 4]), [[1], [3]], [10, 20]),
+        "identity_n": lambda: tf.identity_n([tf.constant(1), tf.constant([2.0, 3.0])]),
+        "tuple": lambda: tf.tuple([tf.constant(1), None, tf.constant(2)]),
+        "hessians_eagerly": lambda: tf.hessians(tf.constant(1.0), [tf.constant(1.0)]),
+    }
+    out = {name: _data_outcome(lambda fn=fn: _plain_values(fn())) for name, fn in cases.items()}
+    out["realdiv_of_ints"] = _data_outcome(lambda: tf.realdiv(tf.constant([1, 3]), tf.constant([2, 4])))[0]
+
+    def scope():
+        with tf.name_scope("outer"):
+            with tf.name_scope("inner"):
+                return tf.get_current_name_scope()
+    out["name_scope"] = scope()
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.grad_pass_through(lambda v: tf.round(v * 1.7))(x) * 3.0)
+    out["grad_pass_through"] = tape.gradient(y, x).numpy().tolist()
+    with tf.Graph().as_default():
+        v = tf.constant([1.0, 2.0])
+        hessian = tf.hessians(tf.reduce_sum(v ** 3), v)
+        with tf.compat.v1.Session() as session:
+            out["hessians_in_a_graph"] = session.run(hessian)[0].tolist()
+    return out
+
+
+def case_train_moving_average_and_coordinator(tf, env):
+    import threading
+    v, w = tf.Variable([1.0, 2.0]), tf.Variable(3.0, dtype=tf.float64)
+    ema = tf.train.ExponentialMovingAverage(0.9)
+    out = {"first_apply": [ema.apply([v, w]), ema.average(v).numpy().tolist(), ema.average_name(v),
+                           ema.average(v).name]}
+    v.assign([3.0, 5.0])
+    w.assign(7.0)
+    ema.apply([v, w])
+    out["second_apply"] = [ema.average(v).numpy().tolist(), float(ema.average(w).numpy())]
+    step = tf.Variable(3)
+    counted = tf.train.ExponentialMovingAverage(0.99, num_updates=step)
+    counted.apply([v])
+    v.assign([0.0, 0.0])
+    counted.apply([v])
+    out["num_updates"] = counted.average(v).numpy().tolist()
+
+    @tf.function
+    def traced():
+        v.assign_add([1.0, 1.0])
+        ema.apply([v])
+    traced()
+    traced()
+    out["in_function"] = _values(ema.average(v), 6)
+    out["restore_names"] = sorted(ema.variables_to_restore())
+    coordinator = tf.train.Coordinator()
+
+    def worker(index):
+        with coordinator.stop_on_exception():
+            while not coordinator.should_stop():
+                if index == 1:
+                    raise ValueError("boom")
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    try:
+        coordinator.join(threads)
+        out["join"] = "returned"
+    except ValueError as error:
+        out["join"] = str(error)
+    clean = tf.train.Coordinator()
+    clean.request_stop(tf.errors.OutOfRangeError(None, None, "done"))
+    clean.join([])
+    out["clean_stop"] = clean.should_stop()
+    return out
+
+
+def case_sparse_segments_lbeta_approx_top_k(tf, env):
+    data = tf.constant([[1.0, 2, 3, 4], [-1, -2, -3, -4], [5, 6, 7, 8]])
+    matrix = tf.constant([[1.0, 5.0, 3.0], [9.0, 2.0, 4.0]])
+    cases = {
+        "segment_sum": lambda: tf.sparse.segment_sum(data, tf.constant([0, 1]), tf.constant([0, 0])),
+        "segment_sum_two": lambda: tf.sparse.segment_sum(data, tf.constant([0, 1, 2]), tf.constant([0, 0, 1])),
+        "segment_sum_unsorted": lambda: tf.sparse.segment_sum(data, tf.constant([0, 1, 2]), tf.constant([0, 2, 0]),
+                                                              num_segments=4),
+        "segment_mean": lambda: tf.sparse.segment_mean(data, tf.constant([0, 2, 2]), tf.constant([0, 0, 2])),
+        "segment_sqrt_n": lambda: tf.sparse.segment_sqrt_n(data, tf.constant([0, 1, 2]), tf.constant([0, 0, 1])),
+        "segment_sqrt_n_counted": lambda: tf.sparse.segment_sqrt_n(data, tf.constant([0, 1, 2]),
+                                                                   tf.constant([0, 0, 3]), num_segments=5),
+        "lbeta": lambda: tf.math.lbeta(tf.constant([[1.0, 2.0, 3.0], [0.5, 0.5, 4.0]])),
+        "approx_max_k": lambda: tf.math.approx_max_k(matrix, 2),
+        "saturate_cast_complex": lambda: tf.saturate_cast(tf.constant([1e10 + 2j, -5 + 1j]), tf.uint8),
+    }
+    out = {name: _data_outcome(lambda fn=fn: _plain_values(fn())) for name, fn in cases.items()}
+    out["approx_min_k_first_axis"] = _data_outcome(lambda: tf.math.approx_min_k(matrix, 1, reduction_dimension=0))[0]
+    return out

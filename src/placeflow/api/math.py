@@ -24,3 +24,4 @@ from .special_math import (  # noqa: F401
 from .nn import elu, l2_normalize, log_softmax, selu, softmax, softplus, softsign  # noqa: F401
 from .math_ops import floormod as mod  # noqa: F401 - tf.math.mod is floormod
 from .math_ops import erfinv, invert_permutation, nextafter  # noqa: F401
+from .special_math import approx_max_k, approx_min_k, lbeta  # noqa: F401,E402

@@ -759,6 +759,8 @@ def saturate_cast(value, dtype, name=None):
     """`value` cast to `dtype`, clipped first to the range both dtypes can hold (no wrap-around)."""
     x = convert_to_tensor(value)
     dtype = dtypes.as_dtype(dtype)
+    if x.dtype.is_complex and not dtype.is_complex:
+        x = real(x)  # TF keeps the real part
     if x.dtype.is_integer or x.dtype.is_floating:
         low, high = _saturation_bounds(x.dtype, dtype)
         if low is not None:

@@ -378,3 +378,36 @@ def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
         return result % modulus
     indices, values, shape = _crosses(list(inputs), combine)
     return _sparse_from_host(indices, values, shape, dtypes.int64)
+
+
+def _sparse_segment(data, indices, segment_ids, num_segments, reduce):
+    """reduce(data[indices], segment_ids, num_segments): segment ids must be sorted (TF's rule, also with
+    num_segments)."""
+    data = convert_to_tensor(data)
+    rows = indexing.gather(data, convert_to_tensor(indices))
+    segment_ids = convert_to_tensor(segment_ids)
+    known = array_ops.get_static_value(segment_ids)
+    if known is not None and np.any(np.diff(np.asarray(known).reshape(-1)) < 0):
+        raise errors.InvalidArgumentError(None, None, "segment ids are not increasing")
+    return reduce(rows, segment_ids, num_segments)
+
+
+def segment_sum(data, indices, segment_ids, num_segments=None, name=None, sparse_gradient=False):
+    """Sums of data[indices] by segment (sorted segment_ids, or num_segments for any order)."""
+    return _sparse_segment(data, indices, segment_ids, num_segments, lambda rows, ids, n: math_ops.segment_sum(
+        rows, ids) if n is None else math_ops.unsorted_segment_sum(rows, ids, n))
+
+
+def segment_mean(data, indices, segment_ids, num_segments=None, name=None, sparse_gradient=False):
+    """Means of data[indices] by segment (an empty segment gives 0)."""
+    return _sparse_segment(data, indices, segment_ids, num_segments, lambda rows, ids, n: math_ops.segment_mean(
+        rows, ids) if n is None else math_ops.unsorted_segment_mean(rows, ids, n))
+
+
+def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None, sparse_gradient=False):
+    """Sums of data[indices] by segment divided by the square root of each segment's size."""
+    from .special_math import unsorted_segment_sqrt_n
+    def reduce(rows, ids, n):
+        count = n if n is not None else math_ops.reduce_max(ids) + 1
+        return unsorted_segment_sqrt_n(rows, ids, count)
+    return _sparse_segment(data, indices, segment_ids, num_segments, reduce)

@@ -99,3 +99,42 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     extra = len(total.shape) - 1 if total.shape is not None else 0
     count = array_ops.reshape(count, [-1] + [1] * extra)
     return math_ops.divide(total, math_ops.sqrt(count), name=name)
+
+
+def lbeta(x, name=None):
+    """log|Beta(x)| over the last axis: sum(lgamma(x)) - lgamma(sum(x)) (an empty last axis gives 0)."""
+    x = convert_to_tensor(x)
+    if len(x.shape) == 0:
+        raise ValueError("Input to lbeta must be at least 1-D (Beta takes a vector of parameters).")
+    return math_ops.subtract(math_ops.reduce_sum(lgamma(x), axis=-1), lgamma(math_ops.reduce_sum(x, axis=-1)))
+
+
+def _approx_k(operand, k, reduction_dimension, largest: bool):
+    operand = convert_to_tensor(operand)
+    rank = len(operand.shape)
+    axis = int(reduction_dimension) % rank
+    if axis != rank - 1:  # TF's CPU kernel reduces the last dimension only
+        from ..framework import errors
+        raise errors.NotFoundError(None, None, (
+            f"Could not find device for node: {{{{node ApproxTopK}}}} = ApproxTopK[T={dtypes.enum_name(operand.dtype)}, "
+            f"aggregate_to_topk=true, is_max_k={'true' if largest else 'false'}, k={int(k)}, recall_target=0.95, "
+            f"reduction_dimension={int(reduction_dimension)}, reduction_input_size_override=-1]"))
+    moved = operand
+    values, indices = math_ops.top_k(moved if largest else math_ops.negative(moved), int(k))
+    return (values if largest else math_ops.negative(values)), indices
+
+
+def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95, reduction_input_size_override=-1,
+                 aggregate_to_topk=True, name=None):
+    """The k largest values along the last dimension and their indices (exactly: TF's CPU kernel is exact)."""
+    if not aggregate_to_topk:
+        raise NotImplementedError("approx_max_k(aggregate_to_topk=False) is not implemented in placeflow.")
+    return _approx_k(operand, k, reduction_dimension, True)
+
+
+def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95, reduction_input_size_override=-1,
+                 aggregate_to_topk=True, name=None):
+    """The k smallest values along `reduction_dimension` and their indices (exactly, as TF's CPU kernel)."""
+    if not aggregate_to_topk:
+        raise NotImplementedError("approx_min_k(aggregate_to_topk=False) is not implemented in placeflow.")
+    return _approx_k(operand, k, reduction_dimension, False)

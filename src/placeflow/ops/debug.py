@@ -92,3 +92,10 @@ def _print(xp, *inputs, parts=(), sep=" ", end="\n", summarize=3, stream="stderr
     out.write(text + end)
     out.flush()
     return xp.asarray(True)
+
+
+@define("Timestamp", frozenset({d.float64}), gpu=(), shape=rules.scalar, grad=NOT_DIFFERENTIABLE)
+def _timestamp(xp):
+    """Seconds since the epoch when the op runs (float64)."""
+    import time
+    return np.asarray(time.time(), dtype=np.float64)
