@@ -46,3 +46,11 @@ def is_built_with_rocm() -> bool:
 def is_built_with_xla() -> bool:
     """False: placeflow has no XLA."""
     return False
+
+
+def is_cpu_target_available(target) -> bool:
+    """Whether placeflow can compile for a CPU target: it has no compiler of its own (False)."""
+    return False
+
+
+from .api.test_case import TestCase, compute_gradient, main  # noqa: E402,F401 - tf.test's test harness

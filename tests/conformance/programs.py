@@ -5479,3 +5479,97 @@ def case_sparse_segments_lbeta_approx_top_k(tf, env):
     out = {name: _data_outcome(lambda fn=fn: _plain_values(fn())) for name, fn in cases.items()}
     out["approx_min_k_first_axis"] = _data_outcome(lambda: tf.math.approx_min_k(matrix, 1, reduction_dimension=0))[0]
     return out
+
+
+def _ragged_plain(value):
+    if isinstance(value, tuple):
+        return [_ragged_plain(v) for v in value]
+    if hasattr(value, "to_list"):
+        return _decoded(value.to_list())
+    return _decoded(value.numpy().tolist())
+
+
+def _decoded(value):
+    if isinstance(value, list):
+        return [_decoded(v) for v in value]
+    return value.hex() if isinstance(value, bytes) else value
+
+
+def case_strings_unicode(tf, env):
+    words = tf.constant(["héllo", "wörld €", ""])
+    bad = tf.constant([b"ab\xffc\xe2\x82", b"\xf0\x9f\x98\x80x"])
+    cases = {
+        "decode": lambda: tf.strings.unicode_decode(words, "UTF-8"),
+        "decode_scalar": lambda: tf.strings.unicode_decode("añb", "UTF-8"),
+        "decode_with_offsets": lambda: tf.strings.unicode_decode_with_offsets(words, "UTF-8"),
+        "decode_invalid": lambda: tf.strings.unicode_decode(bad, "UTF-8"),
+        "decode_invalid_offsets": lambda: tf.strings.unicode_decode_with_offsets(bad, "UTF-8"),
+        "decode_invalid_ignored": lambda: tf.strings.unicode_decode(bad, "UTF-8", errors="ignore"),
+        "decode_invalid_strict": lambda: tf.strings.unicode_decode(bad, "UTF-8", errors="strict"),
+        "decode_controls": lambda: tf.strings.unicode_decode("a\x01b\x7f", "UTF-8", replace_control_characters=True),
+        "decode_replacement": lambda: tf.strings.unicode_decode(bad, "UTF-8", replacement_char=63),
+        "split": lambda: tf.strings.unicode_split(words, "UTF-8"),
+        "split_scalar": lambda: tf.strings.unicode_split("añ€", "UTF-8"),
+        "split_with_offsets": lambda: tf.strings.unicode_split_with_offsets(words, "UTF-8"),
+        "split_invalid": lambda: tf.strings.unicode_split(bad, "UTF-8"),
+        "encode_ragged": lambda: tf.strings.unicode_encode(tf.ragged.constant([[104, 233], [8364], []]), "UTF-8"),
+        "encode_vector": lambda: tf.strings.unicode_encode([72, 105, 0x1F600], "UTF-8"),
+        "encode_matrix_utf16": lambda: tf.strings.unicode_encode([[72, 105], [97, 98]], "UTF-16-BE"),
+        "encode_invalid": lambda: tf.strings.unicode_encode([72, 0xD800, 0x110000], "UTF-8"),
+        "encode_invalid_strict": lambda: tf.strings.unicode_encode([72, 0xD800], "UTF-8", errors="strict"),
+        "transcode": lambda: tf.strings.unicode_transcode(["héllo", "€"], "UTF-8", "UTF-16-BE"),
+        "transcode_round_trip": lambda: tf.strings.unicode_transcode(tf.strings.unicode_transcode(
+            ["héllo", "€"], "UTF-8", "UTF-32-BE"), "UTF-32-BE", "UTF-8"),
+        "transcode_invalid": lambda: tf.strings.unicode_transcode(bad, "UTF-8", "UTF-8"),
+        "bytes_split": lambda: tf.strings.bytes_split(["hé", "ab"]),
+        "bytes_split_scalar": lambda: tf.strings.bytes_split("hé"),
+        "traced": lambda: tf.function(lambda s: tf.strings.unicode_decode(s, "UTF-8").flat_values)(words),
+        "unknown_encoding": lambda: tf.strings.unicode_decode(words, "KOI8-R-XX"),
+    }
+    return {name: _data_outcome(lambda fn=fn: _ragged_plain(fn())) for name, fn in cases.items()}
+
+
+def case_test_case_harness(tf, env):
+    import unittest
+    outcomes = {}
+
+    class Checks(tf.test.TestCase):
+        def runTest(self):
+            x = tf.constant([1.0, 2.0])
+            self.assertAllClose({"a": x, "b": (x, x)}, {"a": [1.0, 2.0], "b": ([1.0, 2.0], [1.0, 2.0])})
+            self.assertAllEqual(self.evaluate(x * 2), [2.0, 4.0])
+            outcomes["seeded_numpy"] = round(float(np.random.rand()), 6)
+            outcomes["seeded_tf"] = round(float(tf.random.uniform([])), 6)
+            for name, check in (("close", lambda: self.assertAllClose([1.0, 2.0], [1.0, 2.5])),
+                                ("equal_shapes", lambda: self.assertAllEqual([1], [1, 1])),
+                                ("greater", lambda: self.assertAllGreater([1, 2], 1)),
+                                ("in_set", lambda: self.assertAllInSet([3], {1})),
+                                ("in_range", lambda: self.assertAllInRange([1, 2], 1, 2, open_lower_bound=True))):
+                try:
+                    check()
+                    outcomes[name] = "passed"
+                except AssertionError:
+                    outcomes[name] = "AssertionError"
+            with self.assertRaisesOpError("Incompatible shapes|broadcast"):
+                self.evaluate(tf.constant([1, 2]) + tf.constant([1, 2, 3]))
+            theoretical, numerical = tf.test.compute_gradient(lambda a: a * a * 3.0, [tf.constant([1.0, 2.0])])
+            outcomes["jacobians"] = [np.round(theoretical[0], 4).tolist(), np.round(numerical[0], 2).tolist()]
+    result = unittest.TestResult()
+    Checks().run(result)
+    outcomes["errors"] = [str(e[1]).splitlines()[-1] for e in result.errors + result.failures]
+    return outcomes
+
+
+def case_math_bessel_functions(tf, env):
+    x = tf.constant([-20.0, -3.0, -0.5, 0.0, 0.1, 1.0, 7.5, 14.9, 15.1, 30.0, 100.0], tf.float64)
+    out = {}
+    for name in ("bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e"):
+        fn = getattr(tf.math, name)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        out[name] = [float(f"{v:.11g}") for v in y.numpy().tolist()]
+        out[name + "_grad"] = [float(f"{v:.11g}") for v in tape.gradient(tf.reduce_sum(y), x).numpy().tolist()]
+    out["float32"] = _values(tf.math.bessel_i0e(tf.constant([1.0, 50.0])), 6)
+    out["traced"] = _values(tf.function(lambda v: tf.math.bessel_i1(v))(tf.constant([2.0])), 5)
+    return out

@@ -229,6 +229,12 @@ CASES = {
     "_MatrixExponentialGrad": (None, []),  # second order of expm: not implemented, it raises LookupError
     "Eig": (None, []),  # not implemented: it raises LookupError
     "Lu": (None, []),  # TensorFlow registers no gradient: it raises LookupError
+    "BesselI0": (lambda x: tf.math.bessel_i0(x) * tf.constant(W32.T), [signed(2, 3) * 3.0]),
+    "BesselI0e": (lambda x: tf.math.bessel_i0e(x) * tf.constant(W32.T), [signed(2, 3) * 3.0 + 0.1]),
+    "BesselI1": (lambda x: tf.math.bessel_i1(x) * tf.constant(W32.T), [signed(2, 3) * 3.0]),
+    "BesselI1e": (lambda x: tf.math.bessel_i1e(x) * tf.constant(W32.T), [signed(2, 3) * 3.0 + 0.1]),
+    "_BesselI1Derivative": (None, []),  # second derivatives of I1/I1e: not implemented, they raise LookupError
+    "_BesselI1eDerivative": (None, []),
     "EagerPyFunc": (tf.function(lambda x: tf.py_function(lambda a: tf.sin(a) * a, [x], tf.float64)
                                 * tf.constant(W32.T.astype(np.float64))), [signed(2, 3)]),
     "_ReduceToShapeOf": (lambda x: _emit("_ReduceToShapeOf", (x, tf.zeros([1, 3], tf.float64))) * tf.constant(W32.T[:1]),

@@ -25,3 +25,4 @@ from .nn import elu, l2_normalize, log_softmax, selu, softmax, softplus, softsig
 from .math_ops import floormod as mod  # noqa: F401 - tf.math.mod is floormod
 from .math_ops import erfinv, invert_permutation, nextafter  # noqa: F401
 from .special_math import approx_max_k, approx_min_k, lbeta  # noqa: F401,E402
+from .special_math import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e  # noqa: F401,E402

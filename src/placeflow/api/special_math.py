@@ -138,3 +138,29 @@ def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95, reducti
     if not aggregate_to_topk:
         raise NotImplementedError("approx_min_k(aggregate_to_topk=False) is not implemented in placeflow.")
     return _approx_k(operand, k, reduction_dimension, False)
+
+
+def _bessel(op, x, name):
+    from ..eager.execute import execute
+    x = convert_to_tensor(x)
+    return execute(op, (x,), x.dtype, name=name)
+
+
+def bessel_i0(x, name=None):
+    """The modified Bessel function of the first kind of order 0."""
+    return _bessel("BesselI0", x, name)
+
+
+def bessel_i0e(x, name=None):
+    """exp(-|x|) * bessel_i0(x), without its overflow."""
+    return _bessel("BesselI0e", x, name)
+
+
+def bessel_i1(x, name=None):
+    """The modified Bessel function of the first kind of order 1."""
+    return _bessel("BesselI1", x, name)
+
+
+def bessel_i1e(x, name=None):
+    """exp(-|x|) * bessel_i1(x), without its overflow."""
+    return _bessel("BesselI1e", x, name)

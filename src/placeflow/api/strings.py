@@ -179,3 +179,9 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
     return execute("StringFormat", tuple(tensors), tensors[0].dtype if tensors else dtypes.string,
                    {"template": _bytes(template), "placeholder": _bytes(placeholder),
                     "summarize": int(summarize)}, name=name)
+
+
+from .unicode_strings import (  # noqa: E402,F401 - tf.strings' Unicode functions
+    bytes_split, unicode_decode, unicode_decode_with_offsets, unicode_encode, unicode_split,
+    unicode_split_with_offsets, unicode_transcode,
+)

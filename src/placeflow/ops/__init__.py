@@ -5,7 +5,7 @@ import warnings
 from . import (  # noqa: F401  (definitions)
     array, collective, complex, control_flow, conv, conv3d, debug, graph_nodes, image, indexing, io, iterators,
     linalg, linalg_decompositions, lookup, math, nn, ragged, random, script_ops, sorting, special, spectral, state,
-    strings,
+    strings, unicode,
 )
 from .registry import find_kernel, list_kernels, op_def, registered_ops  # noqa: F401
 

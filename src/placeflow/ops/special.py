@@ -12,7 +12,7 @@ import numpy as np
 from ..framework import dtypes as d
 from . import shape_rules as rules
 from .emit import emit, ones_like
-from .registry import FLOATS, define
+from .registry import FLOATS, define, no_gradient_yet
 
 _LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
             -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
@@ -147,3 +147,94 @@ define("Polygamma", _FLOAT, shape=rules.broadcast, grad=_polygamma_grad)(
 define("Ndtri", _FLOAT, shape=rules.same, grad=_ndtri_grad)(lambda xp, a: _back(xp, ndtri(_host(a)), a))
 define("Erfcinv", _FLOAT, shape=rules.same, grad=_erfcinv_grad)(
     lambda xp, a: _back(xp, -ndtri(0.5 * _host(a)) / np.sqrt(2.0), a))
+
+
+# -- modified Bessel functions of the first kind, orders 0 and 1 (plain and exponentially scaled) ---------------
+
+def _bessel_scaled(x: np.ndarray, order: int) -> np.ndarray:
+    """exp(-|x|) * I_order(x): the power series up to |x| = 30 (all terms positive: no cancellation), the
+    asymptotic series beyond (its error there is below exp(-60))."""
+    x = np.asarray(x, np.float64)
+    ax = np.abs(x)
+    out = np.empty_like(ax)
+    small = ax <= 30.0
+    if small.any():
+        quarter = (ax[small] ** 2) / 4.0
+        term = np.ones_like(quarter) if order == 0 else ax[small] / 2.0
+        total = term.copy()
+        for k in range(1, 160):
+            term = term * quarter / (k * (k + order))
+            total += term
+        out[small] = total * np.exp(-ax[small])
+    if (~small).any():
+        z = ax[~small]
+        mu = 4.0 * order * order
+        term = np.ones_like(z)
+        total = term.copy()
+        for k in range(1, 40):
+            term = -term * (mu - (2 * k - 1) ** 2) / (k * 8.0 * z)
+            total += term
+        out[~small] = total / np.sqrt(2.0 * np.pi * z)
+    return out * np.sign(x) if order == 1 else out
+
+
+def bessel_i0e(x):
+    """exp(-|x|) I0(x)."""
+    return _bessel_scaled(x, 0)
+
+
+def bessel_i1e(x):
+    """exp(-|x|) I1(x)."""
+    return _bessel_scaled(x, 1)
+
+
+def _unscaled(x, order):
+    with np.errstate(over="ignore"):
+        return _bessel_scaled(x, order) * np.exp(np.abs(np.asarray(x, np.float64)))
+
+
+def _i0_grad(e, g):
+    return [g * emit("BesselI1", (e.inputs[0],))]
+
+
+def _i0e_grad(e, g):
+    x = e.inputs[0]
+    return [g * (emit("BesselI1e", (x,)) - emit("Sign", (x,)) * e.outputs[0])]
+
+
+def _i1_grad(e, g):
+    x = e.inputs[0]
+    return [g * emit("_BesselI1Derivative", (x,))]
+
+
+def _i1e_grad(e, g):
+    x = e.inputs[0]
+    return [g * emit("_BesselI1eDerivative", (x,))]
+
+
+def _i1_derivative(x: np.ndarray) -> np.ndarray:
+    """I1'(x) = I0(x) - I1(x) / x; at 0, TF's value 1 (I1(x)/x taken as 0 there; the limit is 1/2)."""
+    x = np.asarray(x, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        ratio = np.where(x == 0, 0.0, _unscaled(x, 1) / np.where(x == 0, 1.0, x))
+        return _unscaled(x, 0) - ratio
+
+
+define("BesselI0e", _FLOAT, shape=rules.same, grad=_i0e_grad)(lambda xp, a: _back(xp, bessel_i0e(_host(a)), a))
+define("BesselI1e", _FLOAT, shape=rules.same, grad=_i1e_grad)(lambda xp, a: _back(xp, bessel_i1e(_host(a)), a))
+define("BesselI0", _FLOAT, shape=rules.same, grad=_i0_grad)(lambda xp, a: _back(xp, _unscaled(_host(a), 0), a))
+define("BesselI1", _FLOAT, shape=rules.same, grad=_i1_grad)(lambda xp, a: _back(xp, _unscaled(_host(a), 1), a))
+def _i1e_derivative(x: np.ndarray) -> np.ndarray:
+    """d/dx exp(-|x|) I1(x) = exp(-|x|) (I1'(x) - sign(x) I1(x)); 1/2 at 0, as TF."""
+    x = np.asarray(x, np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scaled0, scaled1 = bessel_i0e(x), bessel_i1e(x)
+        ratio = np.where(x == 0, 0.5, scaled1 / np.where(x == 0, 1.0, x))
+        return scaled0 - ratio - np.sign(x) * scaled1
+
+
+define("_BesselI1Derivative", _FLOAT, shape=rules.same, grad=no_gradient_yet("the second derivative of BesselI1"))(
+    lambda xp, a: _back(xp, _i1_derivative(_host(a)), a))
+define("_BesselI1eDerivative", _FLOAT, shape=rules.same,
+       grad=no_gradient_yet("the second derivative of BesselI1e"))(
+    lambda xp, a: _back(xp, _i1e_derivative(_host(a)), a))

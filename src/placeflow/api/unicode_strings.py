@@ -1,0 +1,116 @@
+"""tf.strings' Unicode functions: unicode_decode(_with_offsets), unicode_split(_with_offsets), unicode_encode,
+unicode_transcode, bytes_split. A scalar string gives tensors; a vector gives RaggedTensors (one row per
+string); strings of rank 2 or more would need more ragged dimensions than placeflow has (refused by name)."""
+
+from __future__ import annotations
+
+from ..eager.convert import convert_to_tensor
+from ..eager.execute import execute
+from ..framework import dtypes
+from . import array_ops
+from .ragged import RaggedTensor
+
+_ERRORS = ("strict", "replace", "ignore")
+
+
+def _strings(value):
+    tensor = convert_to_tensor(value, dtype=dtypes.string) if isinstance(value, (str, bytes, list)) else \
+        convert_to_tensor(value)
+    rank = len(tensor.shape)
+    if rank > 1:
+        raise NotImplementedError("tf.strings Unicode functions on strings of rank 2 or more (RaggedTensors with "
+                                  "two ragged dimensions) are not implemented in placeflow; pass a vector.")
+    return tensor, rank
+
+
+def _check_errors(errors):
+    if errors not in _ERRORS:
+        raise ValueError(f"Invalid value for errors: {errors!r}; expected one of {list(_ERRORS)}")
+
+
+def _decode(input, input_encoding, errors, replacement_char, replace_control_characters):  # noqa: A002
+    _check_errors(errors)
+    tensor, rank = _strings(input)
+    splits, codes, offsets = execute("UnicodeDecodeWithOffsets", (array_ops.reshape(tensor, [-1]),), dtypes.string,
+                                     {"input_encoding": input_encoding, "errors": errors,
+                                      "replacement_char": int(replacement_char),
+                                      "replace_control_characters": bool(replace_control_characters)})
+    return rank, splits, codes, offsets
+
+
+def _rows(rank, splits, values):
+    if rank == 0:
+        return values
+    return RaggedTensor(values, splits, internal=True)
+
+
+def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                   replace_control_characters=False, name=None):
+    """The code points (int32) of each string."""
+    rank, splits, codes, _ = _decode(input, input_encoding, errors, replacement_char, replace_control_characters)
+    return _rows(rank, splits, codes)
+
+
+def unicode_decode_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                                replace_control_characters=False, name=None):
+    """(code points, the byte offset where each starts) of each string."""
+    rank, splits, codes, offsets = _decode(input, input_encoding, errors, replacement_char, replace_control_characters)
+    return _rows(rank, splits, codes), _rows(rank, splits, offsets)
+
+
+def unicode_split(input, input_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
+    """The characters of each string, each as a string in `input_encoding`."""
+    rank, splits, codes, _ = _decode(input, input_encoding, errors, replacement_char, False)
+    return _rows(rank, splits, _characters(codes, input_encoding, replacement_char))
+
+
+def unicode_split_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                               name=None):
+    """(the characters of each string, the byte offset where each starts)."""
+    rank, splits, codes, offsets = _decode(input, input_encoding, errors, replacement_char, False)
+    return _rows(rank, splits, _characters(codes, input_encoding, replacement_char)), _rows(rank, splits, offsets)
+
+
+def _characters(codes, encoding, replacement_char):
+    """Each code point as its own string (one-character rows)."""
+    count = array_ops.shape(codes, out_type=dtypes.int64)[0]
+    splits = array_ops.range(count + 1, dtype=dtypes.int64)
+    return execute("UnicodeEncode", (codes, splits), dtypes.int32,
+                   {"output_encoding": encoding, "errors": "replace", "replacement_char": int(replacement_char)})
+
+
+def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
+    """Code points as strings: a 1-D tensor as one string, each row of a RaggedTensor or matrix as one."""
+    _check_errors(errors)
+    attrs = {"output_encoding": output_encoding, "errors": errors, "replacement_char": int(replacement_char)}
+    if isinstance(input, RaggedTensor):
+        return execute("UnicodeEncode", (input.values, input.row_splits), dtypes.int32, attrs)
+    codes = convert_to_tensor(input, dtype=dtypes.int32)
+    rank = len(codes.shape)
+    if rank == 1:
+        splits = convert_to_tensor([0, int(codes.shape[0])], dtype=dtypes.int64)
+        return array_ops.reshape(execute("UnicodeEncode", (codes, splits), dtypes.int32, attrs), [])
+    if rank == 2:
+        rows, width = int(codes.shape[0]), int(codes.shape[1])
+        splits = convert_to_tensor([i * width for i in range(rows + 1)], dtype=dtypes.int64)
+        return execute("UnicodeEncode", (array_ops.reshape(codes, [-1]), splits), dtypes.int32, attrs)
+    raise NotImplementedError("unicode_encode of code points of rank 3 or more is not implemented in placeflow.")
+
+
+def unicode_transcode(input, input_encoding, output_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                      replace_control_characters=False, name=None):
+    """Each string re-encoded from `input_encoding` to `output_encoding`."""
+    _check_errors(errors)
+    tensor = convert_to_tensor(input, dtype=dtypes.string) if isinstance(input, (str, bytes, list)) else \
+        convert_to_tensor(input)
+    return execute("UnicodeTranscode", (tensor,), dtypes.string,
+                   {"input_encoding": input_encoding, "output_encoding": output_encoding, "errors": errors,
+                    "replacement_char": int(replacement_char),
+                    "replace_control_characters": bool(replace_control_characters)})
+
+
+def bytes_split(input, name=None):  # noqa: A002
+    """The bytes of each string, each as a one-byte string."""
+    tensor, rank = _strings(input)
+    values, splits = execute("_StringBytesSplit", (array_ops.reshape(tensor, [-1]),), dtypes.string)
+    return _rows(rank, splits, values)
