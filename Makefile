@@ -44,6 +44,8 @@ record-tf:
 	$(TF_VENV)/bin/python tests/graph/record_tf_session_soft.py > tests/graph/tf_session_soft.json
 	$(TF_VENV)/bin/python tests/graph/record_tf_graph_errors.py > tests/graph/tf_graph_errors.json
 	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/checkpoint/record_tf_checkpoints.py
+	$(TF_VENV)/bin/python -c "import PIL" 2>/dev/null || $(TF_VENV)/bin/pip install --quiet pillow
+	$(TF_VENV)/bin/python tests/api/record_tf_image_codecs.py tests/api/tf_image_codecs.json
 
 # Re-record tests/keras/fixtures (Keras 3's files and numbers) and check that Keras reads placeflow's files.
 record-keras:

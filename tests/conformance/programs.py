@@ -5573,3 +5573,113 @@ def case_math_bessel_functions(tf, env):
     out["float32"] = _values(tf.math.bessel_i0e(tf.constant([1.0, 50.0])), 6)
     out["traced"] = _values(tf.function(lambda v: tf.math.bessel_i1(v))(tf.constant([2.0])), 5)
     return out
+
+
+def case_io_csv_raw_base64_compressed(tf, env):
+    import gzip
+    import zlib
+    records = ["1,2.5,hello,7", "3,,\"a,b\",8", "5,4.25,\"say \"\"hi\"\"\",9"]
+    cases = {
+        "csv": lambda: tf.io.decode_csv(records, [[0], [0.0], [""], tf.constant([0], tf.int64)]),
+        "csv_defaults": lambda: tf.io.decode_csv(["1,,x,"], [[0], [9.5], ["d"], [4]]),
+        "csv_required": lambda: tf.io.decode_csv(["1,,x,4"], [[0], tf.constant([], tf.float32), [""], [0]]),
+        "csv_field_count": lambda: tf.io.decode_csv(["1,2"], [[0], [0], [0]]),
+        "csv_bad_int": lambda: tf.io.decode_csv(["x,2"], [[0], [0]]),
+        "csv_bad_float": lambda: tf.io.decode_csv(["1,abc"], [[0], [0.0]]),
+        "csv_delimiter": lambda: tf.io.decode_csv(["1|2"], [[0], [0]], field_delim="|"),
+        "csv_no_quotes": lambda: tf.io.decode_csv(['"1",2'], [[""], [0]], use_quote_delim=False),
+        "csv_na_value": lambda: tf.io.decode_csv(["NA,2"], [[7], [0]], na_value="NA"),
+        "csv_select_cols": lambda: tf.io.decode_csv(["1,2,3,4"], [[0], [0]], select_cols=[1, 3]),
+        "csv_scalar": lambda: tf.io.decode_csv("1,2", [[0], [0.0]]),
+        "csv_matrix": lambda: tf.io.decode_csv([["1,2", "3,4"]], [[0], [0]]),
+        "csv_float_forms": lambda: tf.io.decode_csv(["1e3,-inf,nan, 2"], [[0.0], [0.0], [0.0], [0.0]]),
+        "csv_traced": lambda: tf.function(lambda r: tf.io.decode_csv(r, [[0], [0.0]]))(tf.constant(["1,2", "3,4"])),
+        "raw": lambda: tf.io.decode_raw(tf.constant([b"\x01\x02\x03\x04", b"\x05\x06\x07\x08"]), tf.int16),
+        "raw_big_endian": lambda: tf.io.decode_raw(b"\x01\x02\x03\x04", tf.int16, little_endian=False),
+        "raw_fixed_length": lambda: tf.io.decode_raw([b"\x01\x02\x03", b"\x04"], tf.uint8, fixed_length=4),
+        "raw_sizes_differ": lambda: tf.io.decode_raw([b"\x01\x02\x03", b"\x04"], tf.int16),
+        "base64": lambda: tf.io.encode_base64([b"hello?>", b"\xff\xfe"]),
+        "base64_padded": lambda: tf.io.encode_base64([b"hello?>"], pad=True),
+        "base64_round_trip": lambda: tf.io.decode_base64(tf.io.encode_base64([b"hello?>", b"\xff\xfe"])),
+        "base64_invalid": lambda: tf.io.decode_base64(["@@@"]),
+        "zlib": lambda: tf.io.decode_compressed([zlib.compress(b"abc")], compression_type="ZLIB"),
+        "gzip": lambda: tf.io.decode_compressed([gzip.compress(b"abc", mtime=0)], compression_type="GZIP"),
+        "uncompressed": lambda: tf.io.decode_compressed([b"abc"]),
+        "trailing_nul_bytes": lambda: tf.constant([b"ab\x00", b"\x00"]),
+    }
+    def plain(value):
+        return _ragged_plain(tuple(value) if isinstance(value, list) else value)
+    return {name: _data_outcome(lambda fn=fn: plain(fn())) for name, fn in cases.items()}
+
+
+def case_strings_ngrams_and_segment_join(tf, env):
+    words = tf.constant(["a", "b", "c", "d"])
+    cases = {
+        "bigrams": lambda: tf.strings.ngrams(words, 2),
+        "trigrams_separator": lambda: tf.strings.ngrams(words, 3, separator="_"),
+        "several_widths": lambda: tf.strings.ngrams(words, [1, 3]),
+        "padded": lambda: tf.strings.ngrams(words, 3, pad_values="#"),
+        "padded_pair_width": lambda: tf.strings.ngrams(words, 3, pad_values=("<", ">"), padding_width=1),
+        "short": lambda: tf.strings.ngrams(tf.constant(["a", "b"]), 3),
+        "short_preserved": lambda: tf.strings.ngrams(tf.constant(["a", "b"]), 3, preserve_short_sequences=True),
+        "batch": lambda: tf.strings.ngrams(tf.constant([["a", "b", "c"], ["d", "e", "f"]]), 2),
+        "ragged": lambda: tf.strings.ngrams(tf.ragged.constant([["a", "b", "c"], ["d"], []]), 2),
+        "ragged_padded": lambda: tf.strings.ngrams(tf.ragged.constant([["a", "b"], ["d"], []]), 2, pad_values="*"),
+        "segment_join_negative": lambda: tf.strings.unsorted_segment_join(["a", "b", "c", "d"], [1, 0, 1, -1], 3,
+                                                                          separator="+"),
+        "segment_join": lambda: tf.strings.unsorted_segment_join(["a", "b", "c", "d"], [1, 0, 1, 2], 3, separator="+"),
+        "segment_join_rows": lambda: tf.strings.unsorted_segment_join([["a", "b"], ["c", "d"], ["e", "f"]],
+                                                                      [0, 1, 0], 2),
+        "segment_join_out_of_range": lambda: tf.strings.unsorted_segment_join(["a"], [3], 2),
+    }
+    return {name: _data_outcome(lambda fn=fn: _ragged_plain(fn())) for name, fn in cases.items()}
+
+
+def case_autograph_conditional_and_boolean_expressions(tf, env):
+    @tf.function
+    def choose(x):
+        return x * 2 if x > 0 else x - 1
+
+    @tf.function
+    def logic(x):
+        both = tf.reduce_sum(x) > 0 and tf.reduce_max(x) < 10
+        negated = not tf.reduce_min(x) > 0
+        either = (tf.reduce_sum(x) < -100) or (tf.reduce_sum(x) > 1)
+        return both, negated, either
+
+    @tf.function
+    def python_values(x, n):
+        k = n or 5
+        m = (n and 3) if n is not None else -1
+        return x * k + m
+    return {"if_expression": [float(choose(tf.constant(v))) for v in (3.0, -3.0)],
+            "boolean_ops": [[bool(t) for t in logic(tf.constant(v))] for v in ([1.0, 2.0], [-1.0, 20.0])],
+            "python_operands": [float(python_values(tf.constant(2.0), 0)), float(python_values(tf.constant(2.0), 4))]}
+
+
+def case_linalg_tridiagonal_and_banded(tf, env):
+    diagonals = tf.constant([[2.0, 1.0, 3.0, 9.0], [4.0, 5.0, 6.0, 7.0], [9.0, 1.0, 2.0, 3.0]])
+    rhs = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]])
+    bands = tf.constant([[2.0, 3.0, 4.0, 5.0], [9.0, 1.0, 2.0, 3.0]])
+    alpha, beta = tf.constant([1.0, 2.0, 3.0], tf.float64), tf.constant([0.5, 0.25], tf.float64)
+    out = {
+        "solve": tf.linalg.tridiagonal_solve(diagonals, rhs),
+        "solve_vector": tf.linalg.tridiagonal_solve(diagonals, tf.constant([1.0, 2.0, 3.0, 4.0])),
+        "solve_sequence": tf.linalg.tridiagonal_solve((diagonals[0], diagonals[1], diagonals[2]), rhs,
+                                                      diagonals_format="sequence"),
+        "solve_transposed_rhs": tf.linalg.tridiagonal_solve(diagonals, tf.transpose(rhs), transpose_rhs=True),
+        "matmul": tf.linalg.tridiagonal_matmul(diagonals, rhs),
+        "matmul_batched": tf.linalg.tridiagonal_matmul(tf.stack([diagonals, diagonals * 2]), tf.stack([rhs, rhs])),
+        "banded_lower": tf.linalg.banded_triangular_solve(bands, rhs),
+        "banded_upper": tf.linalg.banded_triangular_solve(bands, rhs, lower=False),
+        "banded_adjoint": tf.linalg.banded_triangular_solve(bands, rhs, adjoint=True),
+        "eigh_tridiagonal": tf.linalg.eigh_tridiagonal(alpha, beta),
+        "eigh_tridiagonal_indices": tf.linalg.eigh_tridiagonal(alpha, beta, select="i", select_range=[1, 2]),
+    }
+    out = {name: _values(value, 5) for name, value in out.items()}
+    x = tf.identity(diagonals)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.linalg.tridiagonal_solve(x, rhs) ** 2)
+    out["gradient"] = [abs(v) if v == 0 else v for v in np.round(tape.gradient(y, x).numpy(), 5).reshape(-1).tolist()]
+    return out

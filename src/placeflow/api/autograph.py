@@ -49,10 +49,24 @@ def or_(a, b):
 
 
 def and_(a, b_fn):
-    """`a and b_fn()`: b_fn runs only when a is a tensor or true (a loop's not-broken flag and its test)."""
+    """`a and b_fn()`: b_fn runs only when a is a tensor or true; Python values keep Python's result."""
     if not _is_tensor(a):
-        return b_fn() if a else False
+        return b_fn() if a else a
     return control_flow.math_ops.logical_and(a, convert_to_tensor(b_fn()))
+
+
+def or_else(a, b_fn):
+    """`a or b_fn()`: b_fn runs only when a is a tensor or false; Python values keep Python's result."""
+    if not _is_tensor(a):
+        return a if a else b_fn()
+    return control_flow.math_ops.logical_or(a, convert_to_tensor(b_fn()))
+
+
+def if_exp(test, true_fn, false_fn):
+    """`true_fn() if test else false_fn()`: a tf.cond when test is a tensor (only the chosen branch runs)."""
+    if _is_tensor(test):
+        return control_flow.cond(test, true_fn, false_fn)
+    return true_fn() if test else false_fn()
 
 
 def get_state(*getters) -> tuple:
@@ -369,6 +383,27 @@ class _Rewriter(ast.NodeTransformer):
             _call("for_stmt", [node.iter, ast.Name(body_name, ast.Load()), ast.Name(f"__ag_state_{index}", ast.Load()),
                                ast.Name(f"__ag_set_{index}", ast.Load()), _names_tuple(names), keep_going]),
         ])
+
+    def visit_IfExp(self, node):  # noqa: N802 - `a if test else b` with a tensor test becomes a cond
+        self.generic_visit(node)
+        return ast.copy_location(_ag("if_exp", node.test, _lambda(node.body), _lambda(node.orelse)), node)
+
+    def visit_BoolOp(self, node):  # noqa: N802 - `a and b` / `a or b` on tensors become logical_and/or
+        self.generic_visit(node)
+        helper = "and_" if isinstance(node.op, ast.And) else "or_else"
+        result = node.values[-1]
+        for value in reversed(node.values[:-1]):
+            result = _ag(helper, value, _lambda(result))
+        return ast.copy_location(result, node)
+
+    def visit_UnaryOp(self, node):  # noqa: N802 - `not t` on a tensor becomes logical_not
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            return ast.copy_location(_ag("not_", node.operand), node)
+        return node
+
+    def visit_Lambda(self, node):  # noqa: N802 - lambdas keep their expressions (TF converts them too; a
+        return node                # lambda passed to tf.cond must stay a plain function)
 
     def visit_If(self, node):  # noqa: N802
         names = _assigned(node.body + node.orelse)  # before nested statements turn into helper functions
@@ -734,6 +769,7 @@ class _Helpers:
     while_stmt = staticmethod(while_stmt)
     for_stmt = staticmethod(for_stmt)
     not_, or_, and_ = staticmethod(not_), staticmethod(or_), staticmethod(and_)
+    or_else, if_exp = staticmethod(or_else), staticmethod(if_exp)
     if_stmt = staticmethod(if_stmt)
     python_iterable, python_test = staticmethod(python_iterable), staticmethod(python_test)
     return_value = staticmethod(return_value)

@@ -194,7 +194,13 @@ from .image_random import (  # noqa: E402,F401 - tf.image's random and stateless
     stateless_random_saturation,
 )
 
-__all__ = ["ResizeMethod", "adjust_hue", "adjust_saturation", "random_brightness", "random_contrast", "random_crop",
+from .image_codecs import (  # noqa: E402,F401 - image files, also under tf.io
+    decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png, encode_jpeg, encode_png,
+    extract_jpeg_shape, is_jpeg,
+)
+
+__all__ = ["ResizeMethod", "decode_and_crop_jpeg", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg",
+           "decode_png", "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg", "adjust_hue", "adjust_saturation", "random_brightness", "random_contrast", "random_crop",
            "random_flip_left_right", "random_flip_up_down", "random_hue", "random_saturation",
            "stateless_random_brightness", "stateless_random_contrast", "stateless_random_crop",
            "stateless_random_flip_left_right", "stateless_random_flip_up_down", "stateless_random_hue",

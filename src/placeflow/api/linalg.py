@@ -303,3 +303,8 @@ def expm(input, name=None):  # noqa: A002
     """The matrix exponential of each square matrix (scaling and squaring, Pade 13), with its gradient."""
     x = _floats(input)
     return execute("MatrixExponential", (x,), x.dtype, name=name)
+
+
+from .linalg_banded import (  # noqa: E402,F401 - tridiagonal and banded systems
+    banded_triangular_solve, eigh_tridiagonal, tridiagonal_matmul, tridiagonal_solve,
+)

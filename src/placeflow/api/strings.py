@@ -181,7 +181,7 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
                     "summarize": int(summarize)}, name=name)
 
 
-from .unicode_strings import (  # noqa: E402,F401 - tf.strings' Unicode functions
-    bytes_split, unicode_decode, unicode_decode_with_offsets, unicode_encode, unicode_split,
-    unicode_split_with_offsets, unicode_transcode,
+from .unicode_strings import (  # noqa: E402,F401 - tf.strings' Unicode functions, n-grams and segment joins
+    bytes_split, ngrams, unicode_decode, unicode_decode_with_offsets, unicode_encode, unicode_split,
+    unicode_split_with_offsets, unicode_transcode, unsorted_segment_join,
 )

@@ -114,3 +114,50 @@ def bytes_split(input, name=None):  # noqa: A002
     tensor, rank = _strings(input)
     values, splits = execute("_StringBytesSplit", (array_ops.reshape(tensor, [-1]),), dtypes.string)
     return _rows(rank, splits, values)
+
+
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None, preserve_short_sequences=False,
+           name=None):
+    """The n-grams of a sequence of strings (the last dimension): a vector gives a vector; a matrix or a
+    RaggedTensor, one row of n-grams per row. Several widths give each width's n-grams in turn."""
+    widths = [int(ngram_width)] if isinstance(ngram_width, int) else [int(w) for w in ngram_width]
+    if pad_values is None:
+        left = right = b""
+        pad_width = 0
+        if padding_width is not None:
+            raise ValueError("padding_width requires pad_values")
+    else:
+        left, right = (pad_values, pad_values) if isinstance(pad_values, (str, bytes)) else tuple(pad_values)
+        left, right = (v.encode("utf-8") if isinstance(v, str) else v for v in (left, right))
+        pad_width = -1 if padding_width is None else int(padding_width)
+        if padding_width is not None and padding_width < 1:
+            raise ValueError("padding_width must be greater than 0.")
+    if isinstance(data, RaggedTensor):
+        values, splits, rank = data.values, data.row_splits, 2
+    else:
+        tensor = convert_to_tensor(data, dtype=dtypes.string) if isinstance(data, (list, str, bytes)) else \
+            convert_to_tensor(data)
+        rank = len(tensor.shape)
+        if rank not in (1, 2):
+            raise NotImplementedError("tf.strings.ngrams of strings of rank 3 or more is not implemented in placeflow.")
+        rows = 1 if rank == 1 else int(tensor.shape[0])
+        length = int(tensor.shape[-1])
+        values = array_ops.reshape(tensor, [-1])
+        splits = convert_to_tensor([i * length for i in range(rows + 1)], dtype=dtypes.int64)
+    grams, gram_splits = execute("StringNGrams", (values, splits), dtypes.string,
+                                 {"separator": separator.encode("utf-8") if isinstance(separator, str) else separator,
+                                  "ngram_widths": tuple(widths), "left_pad": left, "right_pad": right,
+                                  "pad_width": pad_width, "preserve_short_sequences": bool(preserve_short_sequences)})
+    if rank == 1:
+        return grams
+    ragged = RaggedTensor(grams, gram_splits, internal=True)
+    return ragged if isinstance(data, RaggedTensor) else ragged.to_tensor()
+
+
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=None):
+    """The strings of each of `num_segments` segments joined by `separator`, in order of appearance."""
+    tensor = convert_to_tensor(inputs, dtype=dtypes.string) if isinstance(inputs, (list, str, bytes)) else \
+        convert_to_tensor(inputs)
+    ids = convert_to_tensor(segment_ids)
+    return execute("UnsortedSegmentJoin", (tensor, ids, convert_to_tensor(num_segments)), dtypes.string,
+                   {"separator": separator.encode("utf-8") if isinstance(separator, str) else separator}, name=name)

@@ -102,6 +102,8 @@ def _raw(value) -> np.ndarray:
         raise _unsupported(value)
     try:
         raw = np.asarray(value)
+        if raw.dtype.kind == "S" and not isinstance(value, (np.ndarray, np.generic)):
+            raw = np.array(value, dtype=object)  # NumPy's fixed-width bytes drop trailing NULs: TF keeps them
     except ValueError:  # a ragged nest
         raise ValueError(f"Can't convert non-rectangular Python sequence to Tensor: {value!r}") from None
     _check_convertible(value, raw)

@@ -89,9 +89,10 @@ class Tensor(tf_types.Tensor):
         raise errors.OperatorNotAllowedInGraphError(
             "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed: AutoGraph is disabled in this "
             f"function.\nplaceflow: {self.name!r} has a value only when the graph runs. placeflow's AutoGraph "
-            "converts `if`/`while` statements (break/continue included) and `for` loops over tensors, but not "
-            "conditions in expressions (`a and b`, `x if c else y`), statements holding return, break/continue "
-            "in `for` loops, the functions the traced one calls, or functions without source (lambdas): use "
+            "converts `if`/`while` statements (break/continue included), `for` loops over tensors and the "
+            "expressions `x if c else y`, `a and b`, `a or b`, `not a`, but not statements holding return, "
+            "break/continue in `for` loops, the functions the traced one calls, or functions without source "
+            "(lambdas): use "
             "placeflow.cond / placeflow.while_loop / placeflow.where there.")
 
     def __iter__(self):

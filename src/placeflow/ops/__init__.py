@@ -3,7 +3,8 @@
 import warnings
 
 from . import (  # noqa: F401  (definitions)
-    array, collective, complex, control_flow, conv, conv3d, debug, graph_nodes, image, indexing, io, iterators,
+    array, collective, complex, control_flow, conv, conv3d, debug, graph_nodes, image, image_codecs, indexing, io,
+    iterators,
     linalg, linalg_decompositions, lookup, math, nn, ragged, random, script_ops, sorting, special, spectral, state,
     strings, unicode,
 )

@@ -139,3 +139,49 @@ def _bytes_split(xp, strings):
     values = np.empty(len(parts), dtype=object)
     values[:] = parts
     return values, np.asarray(splits, np.int64)
+
+
+@define("StringNGrams", frozenset({d.string}), gpu=(), grad=NOT_DIFFERENTIABLE,
+        dtype=lambda dtype, attrs: [d.string, d.int64], shape=lambda shapes, attrs: [(None,), shapes[1]])
+def _string_ngrams(xp, data, data_splits, separator=b" ", ngram_widths=(), left_pad=b"", right_pad=b"",
+                   pad_width=0, preserve_short_sequences=False):
+    """(the n-grams of each row for each width in turn, joined by `separator`, and their row splits)."""
+    tokens = _items(data)
+    bounds = np.asarray(data_splits).reshape(-1).tolist()
+    out, splits = [], [0]
+    for start, end in zip(bounds, bounds[1:]):
+        row = tokens[start:end]
+        for width in ngram_widths:
+            pad = min(width - 1 if pad_width < 0 else pad_width, width - 1)
+            padded = [left_pad] * pad + row + [right_pad] * pad
+            count = max(0, len(padded) - width + 1)
+            if count == 0 and preserve_short_sequences and row:
+                out.append(separator.join(padded))
+                continue
+            out.extend(separator.join(padded[i:i + width]) for i in range(count))
+        splits.append(len(out))
+    values = np.empty(len(out), dtype=object)
+    values[:] = out
+    return values, np.asarray(splits, np.int64)
+
+
+@define("UnsortedSegmentJoin", frozenset({d.string}), gpu=(), grad=NOT_DIFFERENTIABLE,
+        shape=lambda shapes, attrs: None)
+def _unsorted_segment_join(xp, inputs, segment_ids, num_segments, separator=b""):
+    """The strings of each segment joined by `separator`, in the order they appear."""
+    host = np.asarray(inputs, dtype=object)
+    ids = np.asarray(segment_ids).astype(np.int64)
+    count = int(np.asarray(num_segments))
+    if np.any(ids < 0) or np.any(ids >= count):
+        raise InvalidArgumentError(None, None, "segment_ids are not allowed to exceed num_segments or to have "
+                                               "negative values.")
+    inner = host.shape[ids.ndim:]
+    rows = list(host.reshape((-1,) + inner)) if inner else [np.asarray(v, dtype=object) for v in host.reshape(-1)]
+    groups: list = [[] for _ in range(count)]
+    for segment, row in zip(ids.reshape(-1), rows):
+        groups[segment].append(row)
+    out = np.empty((count,) + inner, dtype=object)
+    for segment, members in enumerate(groups):
+        for position in np.ndindex(inner):
+            out[(segment,) + position] = separator.join(_items([m[position] for m in members])) if members else b""
+    return out
