@@ -5683,3 +5683,53 @@ def case_linalg_tridiagonal_and_banded(tf, env):
         y = tf.reduce_sum(tf.linalg.tridiagonal_solve(x, rhs) ** 2)
     out["gradient"] = [abs(v) if v == 0 else v for v in np.round(tape.gradient(y, x).numpy(), 5).reshape(-1).tolist()]
     return out
+
+
+
+def case_linalg_linear_operators(tf, env):
+    L = tf.linalg
+
+    def r(t):
+        value = t.numpy()
+        return [abs(v) if v == 0 else v for v in np.round(np.asarray(value, np.float64), 4).reshape(-1).tolist()]
+    out = {}
+    A = tf.constant([[4., 1., 0.], [1., 3., 1.], [0., 1., 2.]])
+    x = tf.constant([[1., 2.], [3., 4.], [5., 6.]])
+    full = L.LinearOperatorFullMatrix(A, is_self_adjoint=True, is_positive_definite=True)
+    out["full"] = _data_outcome(lambda: [r(full.matmul(x)), r(full.solve(x)), r(full.determinant()), r(full.log_abs_determinant()), r(full.trace()), r(full.diag_part()), list(full.shape), int(full.domain_dimension), full.dtype.name])
+    out["full2"] = _data_outcome(lambda: [r(full.matvec(tf.constant([1., 0., 1.]))), r(full.inverse().to_dense()), r(full.cholesky().to_dense()), r(full.eigvals()), r(full.add_to_tensor(tf.ones([3, 3]))), r(full.matmul(x, adjoint_arg=False, adjoint=True))])
+    d = L.LinearOperatorDiag(tf.constant([1., 2., 3.]))
+    out["diag"] = _data_outcome(lambda: [r(d.to_dense()), r(d.matmul(x)), r(d.solve(x)), r(d.determinant()), d.is_self_adjoint, d.is_square])
+    i = L.LinearOperatorIdentity(3, batch_shape=[2])
+    out["ident"] = _data_outcome(lambda: [list(i.shape), r(i.to_dense()[1]), r(i.matmul(x))])
+    s = L.LinearOperatorScaledIdentity(3, 2.5)
+    out["scaled"] = _data_outcome(lambda: [r(s.to_dense()), r(s.determinant())])
+    t = L.LinearOperatorLowerTriangular(A)
+    out["tril"] = _data_outcome(lambda: [r(t.to_dense()), r(t.solve(x)), r(t.log_abs_determinant())])
+    z = L.LinearOperatorZeros(2, 3, is_square=False, is_self_adjoint=False)
+    out["zeros"] = _data_outcome(lambda: [r(z.to_dense()), z.is_square])
+    c = L.LinearOperatorComposition([d, full])
+    out["comp"] = _data_outcome(lambda: [r(c.to_dense()), r(c.matmul(x)), c.name])
+    out["adjoint"] = _data_outcome(lambda: r(L.LinearOperatorAdjoint(L.LinearOperatorFullMatrix([[1., 2.], [3., 4.]])).to_dense()))
+    out["inversion"] = _data_outcome(lambda: [r(L.LinearOperatorInversion(full).to_dense()), r(L.LinearOperatorInversion(full).matmul(x))])
+    k = L.LinearOperatorKronecker([L.LinearOperatorFullMatrix([[1., 2.], [3., 4.]]), L.LinearOperatorFullMatrix([[0., 1.], [1., 0.]])])
+    out["kron"] = _data_outcome(lambda: [r(k.to_dense()), list(k.shape)])
+    b = L.LinearOperatorBlockDiag([L.LinearOperatorFullMatrix([[1., 2.], [3., 4.]]), L.LinearOperatorDiag([5.])])
+    out["blockdiag"] = _data_outcome(lambda: r(b.to_dense()))
+    bl = L.LinearOperatorBlockLowerTriangular([[L.LinearOperatorFullMatrix([[1., 2.], [3., 4.]])], [L.LinearOperatorFullMatrix([[5., 6.]]), L.LinearOperatorDiag([7.])]])
+    out["blocklower"] = _data_outcome(lambda: r(bl.to_dense()))
+    h = L.LinearOperatorHouseholder([1., 1., 0.])
+    out["householder"] = _data_outcome(lambda: [r(h.to_dense()), r(h.determinant())])
+    lr = L.LinearOperatorLowRankUpdate(L.LinearOperatorDiag([1., 2., 3.]), u=[[1.], [0.], [1.]], diag_update=[2.])
+    out["lowrank"] = _data_outcome(lambda: r(lr.to_dense()))
+    p = L.LinearOperatorPermutation([2, 0, 1])
+    out["perm"] = _data_outcome(lambda: [r(p.to_dense()), r(p.matvec([10., 20., 30.]))])
+    tp = L.LinearOperatorToeplitz(col=[1., 2., 3.], row=[1., 4., 5.])
+    out["toeplitz"] = _data_outcome(lambda: r(tp.to_dense()))
+    tri = L.LinearOperatorTridiag(tf.constant([[2., 1., 0.], [4., 5., 6.], [0., 1., 2.]]))
+    out["tridiag"] = _data_outcome(lambda: r(tri.to_dense()))
+    circ = L.LinearOperatorCirculant(tf.constant(np.array([6., -2. + 2j, -2., -2. - 2j], np.complex64)), input_output_dtype=tf.float32)
+    out["circ"] = _data_outcome(lambda: r(circ.to_dense()))
+    out["compose_op"] = _data_outcome(lambda: r((d @ full).to_dense()))
+    out["errors"] = _data_outcome(lambda: L.LinearOperatorIdentity(2, is_non_singular=False))
+    return out

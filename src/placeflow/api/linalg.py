@@ -308,3 +308,13 @@ def expm(input, name=None):  # noqa: A002
 from .linalg_banded import (  # noqa: E402,F401 - tridiagonal and banded systems
     banded_triangular_solve, eigh_tridiagonal, tridiagonal_matmul, tridiagonal_solve,
 )
+
+
+from .linear_operator import (  # noqa: E402,F401 - tf.linalg's LinearOperator family
+    LinearOperator, LinearOperatorAdjoint, LinearOperatorBlockDiag, LinearOperatorBlockLowerTriangular,
+    LinearOperatorCirculant, LinearOperatorCirculant2D, LinearOperatorCirculant3D, LinearOperatorComposition,
+    LinearOperatorDiag, LinearOperatorFullMatrix, LinearOperatorHouseholder, LinearOperatorIdentity,
+    LinearOperatorInversion, LinearOperatorKronecker, LinearOperatorLowerTriangular, LinearOperatorLowRankUpdate,
+    LinearOperatorPermutation, LinearOperatorScaledIdentity, LinearOperatorToeplitz, LinearOperatorTridiag,
+    LinearOperatorZeros,
+)
