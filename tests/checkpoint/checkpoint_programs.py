@@ -56,6 +56,7 @@ def module_tree(tf):
 def keras_sequential_adam(tf):
     """A Keras Sequential model with an Adam optimizer built on it (its slots made), as after training."""
     keras = tf.keras
+    keras.backend.clear_session()  # layer names as in a fresh process ('dense'), whatever ran before
     model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, name="d1"), keras.layers.Dense(2)])
     optimizer = keras.optimizers.Adam(0.01)
     optimizer.build(model.trainable_variables)
@@ -67,6 +68,7 @@ def keras_sequential_adam(tf):
 def keras_functional_with_batchnorm(tf):
     """A functional Keras model with Conv2D, BatchNormalization (non-trainable moving statistics) and Dense."""
     keras = tf.keras
+    keras.backend.clear_session()  # layer names as in a fresh process, whatever ran before
     inputs = keras.Input((6, 6, 2))
     x = keras.layers.Conv2D(3, 3, name="conv")(inputs)
     x = keras.layers.BatchNormalization(name="bn")(x)

@@ -151,3 +151,48 @@ def test_file_sharding_of_a_dataset_without_files_is_refused(monkeypatch):
     with pytest.raises(tf.errors.NotFoundError, match="AutoShardPolicy.FILE"):
         multi_worker._shards(tf.data.Dataset.range(4).with_options(options))
     assert multi_worker._shards(tf.data.Dataset.range(4)) is True
+
+
+@needs_torch
+def test_a_worker_started_after_the_collective_deadline_still_joins_within_the_rendezvous_timeout():
+    """Group formation waits for late workers up to PLACEFLOW_RENDEZVOUS_TIMEOUT_S (it gave up after the
+    collective deadline): here the collective deadline is 2 s and the second worker starts 5 s late."""
+    import time
+    ports = loopback.free_ports(2)
+    env = {"PLACEFLOW_COLLECTIVE_TIMEOUT_S": "2", "PLACEFLOW_RENDEZVOUS_TIMEOUT_S": "30"}
+    first = loopback.start(PROGRAMS, ["linear"], loopback.worker_env(loopback.tf_config(ports, 0), **env))
+    try:
+        time.sleep(5)
+        second = loopback.start(PROGRAMS, ["linear"], loopback.worker_env(loopback.tf_config(ports, 1), **env))
+        results = [loopback.result(first), loopback.result(second)]
+        assert results[0]["replicas"] == results[1]["replicas"] == 2, results
+        assert (results[0]["w"], results[0]["b"]) == (results[1]["w"], results[1]["b"]), results
+    finally:
+        for process in (first,):
+            if process.poll() is None:
+                process.kill()
+
+
+@needs_torch
+def test_a_store_client_facing_a_port_held_by_another_program_gives_up_at_the_rendezvous_timeout():
+    import socket
+    import time
+    from placeflow.distribute import worker_collectives
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen(8)  # accepts connections (the kernel does) and never answers
+    port = holder.getsockname()[1]
+    started = time.monotonic()
+    try:
+        with pytest.raises(tf.errors.UnavailableError, match="Could not reach the cluster's rendezvous"):
+            worker_collectives.rendezvous_store(f"127.0.0.1:{port}", False, 2.0)
+        assert time.monotonic() - started < 30  # bounded: it used to wait forever
+    finally:
+        holder.close()
+
+
+def test_a_port_outside_0_65535_in_tf_config_is_a_clear_value_error(monkeypatch):
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": {"worker": ["127.0.0.1:70000", "127.0.0.1:2"]},
+                                                "task": {"type": "worker", "index": 1}}))
+    with pytest.raises(ValueError, match="port 70000, outside 0-65535"):
+        tf.distribute.MultiWorkerMirroredStrategy()

@@ -170,3 +170,51 @@ def test_a_segment_may_span_a_tasks_cpu_and_gpus_and_variables_stay_in_their_tas
     with tf.compat.v1.Session(graph=graph) as session:
         with pytest.raises(NotImplementedError, match="keeps variables and inputs in the task that made them"):
             session.run(doubled)
+
+
+def test_an_idle_connection_does_not_stop_a_keyed_server_from_accepting_others(monkeypatch):
+    """A connection that never answers the key challenge is dropped after the handshake deadline, and other
+    clients are served meanwhile (the challenge used to run inside the only accept loop)."""
+    import socket
+    spec, processes = loopback.start_servers("worker", 1, PLACEFLOW_CLUSTER_KEY="s3cret")
+    host, port = spec["worker"][0].rsplit(":", 1)
+    idle = socket.create_connection((host, int(port)), timeout=5)
+    try:
+        monkeypatch.setenv("PLACEFLOW_CLUSTER_KEY", "s3cret")
+        tf.config.experimental_connect_to_cluster(spec)
+        with tf.device("/job:worker/task:0"):
+            assert float(tf.reduce_sum(tf.ones([4]))) == 4.0
+    finally:
+        idle.close()
+        remote.disconnect()
+        for process in processes:
+            process.kill()
+
+
+def test_a_client_handshake_has_a_deadline(monkeypatch):
+    """A 'server' that accepts and never answers the challenge fails the client with UnavailableError."""
+    import socket
+    import threading
+    from placeflow.distribute.remote import channel
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    accepted = []
+    threading.Thread(target=lambda: accepted.append(listener.accept()), daemon=True).start()
+    monkeypatch.setenv("PLACEFLOW_CLUSTER_KEY", "s3cret")
+    monkeypatch.setattr(channel, "HANDSHAKE_TIMEOUT_S", 0.5)
+    try:
+        with pytest.raises(tf.errors.UnavailableError, match="did not complete the key challenge"):
+            channel.TaskChannel("worker", 0, f"127.0.0.1:{listener.getsockname()[1]}", timeout_s=2)
+    finally:
+        listener.close()
+
+
+def test_malformed_requests_answer_with_tensorflow_error_classes(cluster):
+    from placeflow.distribute.remote import channel
+    spec, _ = cluster
+    task = channel.TaskChannel("worker", 0, spec["worker"][0])
+    for message in [("run", "no-such-segment", []), ("op",), ("nonsense",), ("ship", None, None)]:
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            task.request(*message)
+    assert task.devices()  # the connection still serves

@@ -170,3 +170,40 @@ def test_parallel_branches_in_a_function(make_context):
     np.testing.assert_allclose(result.numpy(), 2 * data @ data, rtol=1e-4)
     concrete = towers.get_concrete_function(tf.constant(data))
     assert concrete._plan.parallel and concrete._plan.width == 2
+
+
+def test_concurrent_first_calls_of_a_function_method_trace_it_once(monkeypatch):
+    """Threads calling a tf.function method of one object for the first time share one trace (the bound
+    Function each thread made was kept by whichever stored it last: up to one trace per thread). Binding is
+    slowed down here so that the threads do meet there."""
+    import threading
+    import time
+    from placeflow.graph import function as function_module
+    original_init = function_module.Function.__init__
+
+    def slow_init(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        time.sleep(0.02)
+    traces = []
+
+    class Model:
+        @tf.function
+        def step(self, x):
+            traces.append(1)
+            return x * 2.0
+
+    monkeypatch.setattr(function_module.Function, "__init__", slow_init)
+    for _ in range(5):
+        model, start = Model(), threading.Barrier(8)
+        results = []
+
+        def call():
+            start.wait()
+            results.append(float(model.step(tf.constant(1.0))))
+        threads = [threading.Thread(target=call) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert results == [2.0] * 8
+    assert len(traces) == 5  # one per object

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..eager.execute import execute
-from ..framework import dtypes
+from ..framework import dtypes, errors
+from .axis_args import axis_arg, check_axes, rank_of
 from ..eager.convert import as_tensor_or_none, convert_to_tensor, host_array, operands, packed
 from ..graph.static_values import static_value
 
@@ -87,6 +88,9 @@ def fill(dims, value, name=None):
             return add(_filled(dims, tensor.dtype, 0, None), tensor, name=name)
         return execute("BroadcastTo", (tensor,), tensor.dtype, {"shape": _ints(dims)}, name=name)
     host = tensor.numpy() if tensor is not None else host_array(value)
+    if np.ndim(host) != 0:
+        raise errors.InvalidArgumentError(None, None, f"value must represent a scalar, got shape "
+                                                      f"[{','.join(str(d) for d in np.shape(host))}] [Op:Fill]")
     return _filled(dims, dtypes.as_dtype(host.dtype), host, name)
 
 
@@ -120,6 +124,10 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     if any(t is not None and not hasattr(t, "numpy") for t in tensors):  # a bound known only when a graph runs
         return _range_of_tensors(start, limit, delta, dtype, name)
     values = [float(t.numpy()) if t is not None else v for t, v in zip(tensors, (start, limit, delta))]
+    for value in values:
+        if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.number)):
+            raise TypeError(f"tf.range takes numbers (or numeric scalar tensors) for start, limit and delta; got "
+                            f"{value!r}")
     if dtype is None:
         dtype = dtypes.float32 if any(isinstance(v, float) for v in values) else dtypes.int32
     dtype = dtypes.as_dtype(dtype)
@@ -140,7 +148,14 @@ def _range_of_tensors(start, limit, delta, dtype, name):
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
     """An identity matrix (a batch of them, of shape batch_shape + [rows, columns], with `batch_shape`)."""
     dtype = dtypes.as_dtype(dtype)
-    attrs = {"num_rows": int(num_rows), "num_columns": int(num_columns or num_rows), "dtype": dtype}
+    columns = num_rows if num_columns is None else num_columns
+    if not all(isinstance(n, (int, np.integer)) for n in (num_rows, columns)):
+        raise TypeError(f"Arguments `num_rows` and `num_columns` must be positive integer values. Received: "
+                        f"num_rows={num_rows}, num_columns={columns}")
+    for n in (num_rows, columns):
+        if n < 0:
+            raise errors.InvalidArgumentError(None, None, f"Dimension {n} must be >= 0 [Op:Fill]")
+    attrs = {"num_rows": int(num_rows), "num_columns": int(columns), "dtype": dtype}
     if not batch_shape:
         return execute("Eye", (), dtype, attrs, name=name)
     matrix = execute("Eye", (), dtype, attrs)
@@ -169,7 +184,14 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=No
 def reshape(tensor, shape, name=None):
     """`tensor` with a new shape of the same size (-1 infers one dimension)."""
     x = convert_to_tensor(tensor)
-    return execute("Reshape", (x,), x.dtype, {"shape": _ints(shape)}, name=name)
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, (float, np.floating)) for d in shape):
+        raise errors.InvalidArgumentError(None, None, "Value for attr 'Tshape' of float is not in the list of allowed "
+                                                      "values: int32, int64")
+    dims = _ints(shape)
+    for index, dim in enumerate(dims):
+        if dim < -1:
+            raise errors.InvalidArgumentError(None, None, f"Size {index} must be non-negative, not {dim} [Op:Reshape]")
+    return execute("Reshape", (x,), x.dtype, {"shape": dims}, name=name)
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
@@ -183,7 +205,12 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
 def expand_dims(input, axis, name=None):  # noqa: A002
     """`input` with a new dimension of size 1 at `axis`."""
     x = convert_to_tensor(input)
-    return execute("ExpandDims", (x,), x.dtype, {"axis": int(axis)}, name=name)
+    axis = axis_arg(axis, float_error=TypeError)
+    if isinstance(axis, tuple):
+        raise errors.InvalidArgumentError(None, None, f"'dim' must be a tensor with a single value [Op:ExpandDims]")
+    check_axes(axis, None if rank_of(x) is None else rank_of(x) + 1, "ExpandDims",
+               f"Tried to expand dim index {{axis}} for tensor with {rank_of(x)} dimensions.")
+    return execute("ExpandDims", (x,), x.dtype, {"axis": axis}, name=name)
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002
@@ -261,7 +288,10 @@ def roll(input, shift, axis, name=None):  # noqa: A002
         raise NotImplementedError("tf.roll with a shift or axis known only when the graph runs is not implemented "
                                   "in placeflow; give them as Python ints.")
     shifts = [int(s) for s in np.atleast_1d(shifts)]
-    axes = [int(a) for a in np.atleast_1d(axes)]
+    axes = axis_arg(axes.tolist() if isinstance(axes, np.ndarray) else axes, "Taxis",
+                    float_error=errors.InvalidArgumentError)
+    axes = list(axes) if isinstance(axes, tuple) else [axes]
+    check_axes(axes, rank_of(x), "Roll", "axis {axis} is out of range")
     if len(shifts) != len(axes):
         raise ValueError(f"shift and axis must have the same size; got {shifts} and {axes}")
     for step, dim in zip(shifts, axes):
@@ -313,12 +343,17 @@ def tile(input, multiples, name=None):  # noqa: A002
 
 def concat(values, axis, name="concat"):
     """Tensors joined along an existing dimension (ConcatV2)."""
+    axis = axis_arg(axis)
     inputs, dtype = operands("ConcatV2", list(values))
-    return execute("ConcatV2", inputs, dtype, {"axis": int(axis)}, name=name)
+    check_axes(axis, getattr(inputs[0], "ndim", None) if inputs else None, "ConcatV2",
+               "ConcatOp : Expected concatenating dimensions in the range [-{rank}, {rank}), but got {axis}")
+    return execute("ConcatV2", inputs, dtype, {"axis": axis}, name=name)
 
 
 def stack(values, axis=0, name="stack"):
     """Tensors joined along a new dimension (Pack)."""
+    if isinstance(values, (list, tuple)) and not values:  # TF: the empty list converted, a float32 [0]
+        return convert_to_tensor(np.zeros(0, np.float32))
     inputs, dtype = operands("Pack", list(values))
     rank = getattr(inputs[0], "ndim", None) if inputs else None
     if rank is not None and not -(rank + 1) <= int(axis) < rank + 1:
@@ -336,7 +371,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
         if parts.count(-1) > 1 or any(s < -1 for s in parts):
             raise ValueError(f"size_splits {parts} may hold at most one -1 (the rest of the axis) and no other "
                              "negative size.")
-    return execute("Split", (x,), x.dtype, {"num_or_sizes": parts, "axis": int(axis)}, name=name)
+    axis = axis_arg(axis)
+    check_axes(axis, rank_of(x), "Split", "-input rank(-{rank}) <= split_dim < input rank ({rank}), but got {axis}")
+    return execute("Split", (x,), x.dtype, {"num_or_sizes": parts, "axis": axis}, name=name)
 
 
 def _one_hot_dtype(on_value, off_value, dtype):
@@ -356,6 +393,10 @@ def _one_hot_dtype(on_value, off_value, dtype):
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """Vectors with `on_value` at each index and `off_value` elsewhere."""
     x = convert_to_tensor(indices)
+    if x.dtype not in (dtypes.uint8, dtypes.int8, dtypes.int32, dtypes.int64):
+        name_of = {"float32": "float", "float64": "double"}.get(x.dtype.name, x.dtype.name)
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'TI' of {name_of} is not in the list of allowed "
+                                                      "values: uint8, int8, int32, int64")
     dtype = _one_hot_dtype(on_value, off_value, dtype)
     attrs = {"depth": int(depth), "on_value": 1 if on_value is None else on_value,
              "off_value": 0 if off_value is None else off_value, "axis": -1 if axis is None else int(axis),
@@ -390,7 +431,18 @@ def strided_slice(tensor, key, name=None):
             _symbolic(v) for v in (key.start, key.stop, key.step)):
         raise NotImplementedError("Indexing with tensors known only when a graph runs is implemented for a lone "
                                   "scalar index (x[i]); use placeflow.gather / placeflow.slice for the rest.")
+    _check_index(key)
     return execute("StridedSlice", (x,), x.dtype, {"key": slice_key(key)}, name=name)
+
+
+def _check_index(key) -> None:
+    """TF's TypeError for an index that is not an int, slice, Ellipsis, newaxis or int scalar tensor."""
+    for item in key if isinstance(key, tuple) else (key,):
+        parts = (item.start, item.stop, item.step) if isinstance(item, slice) else (item,)
+        for part in parts:
+            if isinstance(part, (float, np.floating, str, bytes)):
+                raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                                f"tf.int32/tf.int64 tensors are valid indices, got {part!r}")
 
 
 def _symbolic(value) -> bool:

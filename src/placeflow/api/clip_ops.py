@@ -13,7 +13,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     positive = math_ops.greater(squares, 0.0)
     safe = math_ops.where(positive, squares, array_ops.ones_like(squares))  # no NaN gradient at zero
     norm = math_ops.where(positive, math_ops.sqrt(safe), squares)
-    clip_norm = math_ops.cast(clip_norm, t.dtype)
+    clip_norm = math_ops.maximum(math_ops.cast(clip_norm, t.dtype), 0)  # TF: a negative clip_norm clips to zero
     return t * clip_norm / math_ops.maximum(norm, clip_norm)
 
 

@@ -16,6 +16,9 @@ from .tensor_array import TensorArray
 
 def _eager_truth(pred) -> bool:
     value = convert_to_tensor(pred)
+    if value.dtype == dtypes.bool and value.shape.num_elements() != 1:  # TF: NumPy's truth value of the array
+        raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or "
+                         "a.all()")
     if value.dtype != dtypes.bool or value.shape.num_elements() != 1:
         raise TypeError(f"The predicate must be a boolean scalar tensor, got {value!r}.")
     return bool(value.numpy().reshape(()))

@@ -90,6 +90,8 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     """`images` ([b, h, w, c] or [h, w, c]) resized to `size` = [new_h, new_w] (float32 out, as TF, except
     nearest, which keeps the dtype)."""
     method = str(method).lower()
+    if method not in {v for k, v in vars(ResizeMethod).items() if k.isupper()}:
+        raise ValueError(f"Resize method is not implemented: {method}")
     if method not in _MAPS:
         raise NotImplementedError(f"tf.image.resize(method={method!r}) is not implemented in placeflow; "
                                   f"implemented: {sorted(_MAPS)}.")
@@ -99,6 +101,9 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         raise ValueError(f"'images' must have either 3 or 4 dimensions; got shape {x.shape}")
     height, width = (int(d) for d in x.shape[-3:-1])
     new_height, new_width = (int(v) for v in np.asarray(convert_to_tensor(size).numpy()).reshape(-1))
+    if min(new_height, new_width) <= 0:
+        from ..framework import errors
+        raise errors.InvalidArgumentError(None, None, "output dimensions must be positive")
     if preserve_aspect_ratio:
         ratio = min(new_height / height, new_width / width)
         new_height, new_width = int(round(height * ratio)), int(round(width * ratio))

@@ -127,9 +127,16 @@ def central_crop(image, central_fraction):
 
 # -- dtypes --------------------------------------------------------------------------------------------------------
 
+def _check_image_dtype(x) -> None:
+    """TF's (AttributeError) refusal of images that are neither floating point nor integer."""
+    if not (x.dtype.is_floating or x.dtype.is_integer):
+        raise AttributeError("image dtype must be either floating point or integer")
+
+
 def convert_image_dtype(image, dtype, saturate=False, name=None):
     """Pixel values converted between dtypes, rescaled: integers span [0, MAX], floats [0, 1)."""
     x = convert_to_tensor(image)
+    _check_image_dtype(x)
     target = dtypes.as_dtype(dtype)
     if not (target.is_floating or target.is_integer):
         raise AttributeError(f"dtype must be either floating point or integer, got {target!r}")
@@ -155,6 +162,7 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
 
 def _as_float(image):
     x = convert_to_tensor(image)
+    _check_image_dtype(x)
     return x, (x if x.dtype in (dtypes.float16, dtypes.float32) else convert_image_dtype(x, dtypes.float32))
 
 

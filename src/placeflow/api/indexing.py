@@ -8,7 +8,8 @@ import numpy as np
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
 from ..framework import dtypes, errors
-from .array_ops import _ints, reshape, shape
+from .axis_args import axis_arg, check_axes, rank_of
+from .array_ops import _ints, reshape, shape, zeros_like
 
 newaxis = None
 
@@ -38,10 +39,11 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     params, indices = convert_to_tensor(params), _indices(indices, "GatherV2")
     if batch_dims:
         return _batch_gather(params, indices, axis, int(batch_dims), name)
-    axis = 0 if axis is None else int(axis)
+    axis = 0 if axis is None else axis_arg(axis, "Taxis", float_error=errors.InvalidArgumentError)
     rank = len(params.shape)
     if not -rank <= axis < max(rank, 1):
-        raise ValueError(f"axis {axis} is out of range for params of rank {rank}; expected [-{rank}, {rank}).")
+        raise errors.InvalidArgumentError(None, None, f"Shape must be at least rank {axis + 1} but is rank {rank} "
+                                                      "[Op:GatherV2]")
     return execute("GatherV2", (params, indices), params.dtype, {"axis": axis % max(rank, 1)}, name=name)
 
 
@@ -108,8 +110,9 @@ def boolean_mask(tensor, mask, axis=None, name=None):
     """The entries of `tensor` where `mask` (a bool tensor over dimensions axis..axis+k) is True."""
     from .math_ops import where
     tensor, mask = convert_to_tensor(tensor), convert_to_tensor(mask)
-    if mask.dtype != dtypes.bool:
-        raise TypeError(f"boolean_mask needs a bool mask, got {mask.dtype.name}.")
+    if mask.dtype != dtypes.bool:  # TF: the mask's non-zero entries select (its Where reads any dtype)
+        from .math_ops import not_equal
+        mask = not_equal(mask, zeros_like(mask))
     axis = 0 if axis is None else int(axis)
     k = len(mask.shape)
     if k == 0:
@@ -122,10 +125,18 @@ def boolean_mask(tensor, mask, axis=None, name=None):
     return gather(flat, chosen, axis=axis)
 
 
+def _bracketed(shape) -> str:
+    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
+
+
 def reverse(tensor, axis, name=None):
     """`tensor` with the order of the `axis` dimensions reversed (ReverseV2)."""
     tensor = convert_to_tensor(tensor)
-    return execute("ReverseV2", (tensor,), tensor.dtype, {"axis": _ints(axis)}, name=name)
+    axes = axis_arg(axis, float_error=errors.InvalidArgumentError)
+    axes = axes if isinstance(axes, tuple) else (axes,)
+    rank = rank_of(tensor)
+    check_axes(axes, rank, "ReverseV2", "'axis'[0] = {axis} is out of valid range [0, " + str(max((rank or 1) - 1, 0)))
+    return execute("ReverseV2", (tensor,), tensor.dtype, {"axis": axes}, name=name)
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
@@ -137,7 +148,12 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
                          f"Received `mode` = {mode}")
     rows = [_ints(row) for row in _known_paddings(paddings)]
     if len(rows) != len(tensor.shape) or any(len(row) != 2 for row in rows):
-        raise ValueError(f"paddings must be a matrix with {len(tensor.shape)} rows and 2 columns, got {rows}")
+        shape = f"[{len(rows)},{len(rows[0]) if rows else 0}]"
+        raise errors.InvalidArgumentError(None, None, f"The first dimension of paddings must be the rank of inputs"
+                                                      f"{shape} {_bracketed(tensor.shape)} [Op:Pad]")
+    if any(v < 0 for row in rows for v in row):
+        raise errors.InvalidArgumentError(None, None, f"Paddings must be non-negative: {min(min(r) for r in rows)} "
+                                                      "[Op:Pad]")
     attrs = {"paddings": tuple(rows), "mode": mode}
     if mode == "CONSTANT":
         attrs["constant_values"] = _host_scalar(constant_values, tensor.dtype)

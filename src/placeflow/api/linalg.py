@@ -6,7 +6,7 @@ import numpy as np
 
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
-from ..framework import dtypes
+from ..framework import dtypes, errors
 from . import array_ops, indexing, math_ops
 from .array_ops import transpose
 from .math_ops import einsum, matmul, norm, tensordot  # noqa: F401 - also public here
@@ -141,8 +141,8 @@ def cross(a, b, name=None):
     x = convert_to_tensor(a)
     y = convert_to_tensor(b, dtype=x.dtype)
     if (x.shape is not None and x.shape[-1] not in (3, None)) or (y.shape is not None and y.shape[-1] not in (3, None)):
-        raise ValueError(f"Cross product needs vectors of 3 elements along the last dimension; got shapes "
-                         f"{x.shape} and {y.shape}.")
+        raise errors.FailedPreconditionError(None, None, "Cross-products are only defined for 3-element vectors. "
+                                                         "[Op:Cross]")
     x0, x1, x2 = (x[..., i] for i in range(3))
     y0, y1, y2 = (y[..., i] for i in range(3))
     return stack([x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0], axis=-1, name=name)

@@ -21,7 +21,7 @@ def _length(leaves) -> int:
 
 
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False, infer_shape=True,
-           name=None, fn_output_signature=None):
+           name=None, fn_output_signature=None, _results_like_elems=True):
     """fn(slice) for each slice of `elems` along axis 0, stacked into the result's structure. `dtype` /
     `fn_output_signature` are checked against what fn returns; parallel_iterations, swap_memory and
     infer_shape are scheduling and memory hints (slices run in order here)."""
@@ -35,7 +35,10 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
                                   "shape would come from fn_output_signature).")
     stacked = [array_ops.stack([convert_to_tensor(r) for r in column]) for column in
                zip(*[nest.flatten(result) for result in results])]
-    _check_signature(fn_output_signature if fn_output_signature is not None else dtype, stacked)
+    signature = fn_output_signature if fn_output_signature is not None else dtype
+    if signature is None and _results_like_elems:  # TF: the results then have the structure of `elems`
+        nest.assert_same_structure(elems, results[0])
+    _check_signature(signature, stacked)
     if not back_prop:
         stacked = [math_ops.stop_gradient(s) for s in stacked]
     return nest.pack_sequence_as(results[0], stacked)
@@ -54,7 +57,7 @@ def _check_signature(signature, stacked) -> None:
 
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     """map_fn's results (placeflow does not vectorize: it applies fn slice by slice, with the same values)."""
-    return map_fn(fn, elems)
+    return map_fn(fn, elems, _results_like_elems=False)
 
 
 def _slices(elems) -> list:

@@ -6,7 +6,8 @@ import numpy as np
 
 from ..eager.execute import execute
 from ..eager.tensor import EagerTensor
-from ..framework import dtypes, errors
+from ..framework import dtypes, errors, graph_mode
+from .axis_args import axis_arg, check_axes, rank_of
 from ..eager.convert import as_tensor_or_none, convert_to_tensor, operands
 
 
@@ -234,20 +235,21 @@ def cast(x, dtype, name=None):
     dtype = dtypes.as_dtype(dtype)
     if x.dtype == dtype:
         return x
+    if x.dtype == dtypes.string and graph_mode.active() is None:
+        raise errors.UnimplementedError(None, None, f"Cast {dtypes.cpp_name(x.dtype)} to {dtypes.cpp_name(dtype)} is "
+                                                    "not supported [Op:Cast]")
     return execute("Cast", (x,), x.dtype, {"dtype": dtype}, name=name)
 
 
 def _axis(axis):
-    if axis is None:
-        return None
-    tensor = as_tensor_or_none(axis)
-    value = tensor.numpy().tolist() if tensor is not None else axis
-    return tuple(value) if isinstance(value, (list, tuple)) else int(value)
+    return axis_arg(axis)
 
 
 def _reduce(op: str, x, axis, keepdims, name):
     x = convert_to_tensor(x)
     attrs = {"axis": _axis(axis), "keepdims": bool(keepdims)}
+    check_axes(attrs["axis"], rank_of(x), op, "Invalid reduction dimension ({axis} for input with {rank} "
+                                                "dimension(s)")
     return execute(op, (x,), x.dtype, attrs, name=name)
 
 
@@ -279,14 +281,14 @@ def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
 def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     """Index of the largest value along `axis` (0 when None)."""
     x = convert_to_tensor(input)
-    attrs = {"axis": 0 if axis is None else int(axis), "output_type": dtypes.as_dtype(output_type)}
+    attrs = {"axis": 0 if axis is None else axis_arg(axis), "output_type": dtypes.as_dtype(output_type)}
     return execute("ArgMax", (x,), x.dtype, attrs, name=name)
 
 
 def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     """Index of the smallest value along `axis` (0 when None)."""
     x = convert_to_tensor(input)
-    attrs = {"axis": 0 if axis is None else int(axis), "output_type": dtypes.as_dtype(output_type)}
+    attrs = {"axis": 0 if axis is None else axis_arg(axis), "output_type": dtypes.as_dtype(output_type)}
     return execute("ArgMin", (x,), x.dtype, attrs, name=name)
 
 
@@ -420,7 +422,9 @@ def stop_gradient(input, name=None):  # noqa: A002 - TensorFlow's public name
 
 def _cumulative(op, x, axis, exclusive, reverse, name):
     x = convert_to_tensor(x)
-    attrs = {"axis": int(axis), "exclusive": bool(exclusive), "reverse": bool(reverse)}
+    attrs = {"axis": axis_arg(axis), "exclusive": bool(exclusive), "reverse": bool(reverse)}
+    check_axes(attrs["axis"], rank_of(x), op, "ScanOp: Expected scan axis in the range [-{rank}, {rank}), but "
+                                                "got {axis}")
     return execute(op, (x,), x.dtype, attrs, name=name)
 
 
@@ -500,7 +504,11 @@ def _along_last(x, axis, fn):
     """fn applied along `axis` (moved last and back)."""
     from .array_ops import transpose
     rank = len(x.shape)
-    axis = int(axis) % max(rank, 1)
+    axis = int(axis)
+    if not -rank <= axis < max(rank, 1):
+        raise errors.InvalidArgumentError(None, None, f"slice index {axis} of dimension 0 out of bounds. "
+                                                      "[Op:StridedSlice]")
+    axis %= max(rank, 1)
     if axis == rank - 1:
         return fn(x)
     perm = [d for d in range(rank) if d != axis] + [axis]
@@ -569,6 +577,8 @@ def linspace(start, stop, num, name=None, axis=0):
                         f"values: bfloat16, float16, float32, float64")
     last = convert_to_tensor(stop, dtype=first.dtype)
     count = int(num)
+    if count == 0:  # TF: an empty result
+        return constant(np.zeros(0, first.dtype.numpy_dtype))
     if count < 1:
         raise errors.InvalidArgumentError(None, None, f"Requires num > 0: {count}")
     low, high = get_static_value(first), get_static_value(last)
@@ -592,7 +602,10 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     matrix norm ('fro'/'euclidean', 1: largest column sum, np.inf: largest row sum, 2: largest singular value)."""
     x = convert_to_tensor(tensor)
     keep = bool(keepdims)
-    matrix = isinstance(axis, (list, tuple)) and len(axis) == 2
+    axis = _norm_axis(axis)
+    matrix = isinstance(axis, tuple)
+    if not matrix and ord == "fro":
+        raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
     if ord in ("euclidean", "fro") or (ord == 2 and not matrix):
         return sqrt(reduce_sum(square(x), axis=axis, keepdims=keep))
     if matrix:
@@ -604,6 +617,21 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     if isinstance(ord, (int, float)) and ord > 0:
         return pow(reduce_sum(pow(abs(x), float(ord)), axis=axis, keepdims=keep), 1.0 / float(ord))
     raise ValueError(f"'ord' must be a supported vector norm, got {ord!r}")
+
+
+def _norm_axis(axis):
+    """None, an int, or a tuple of two distinct ints, as TensorFlow's norm accepts (else ValueError)."""
+    if isinstance(axis, (list, tuple)) and len(axis) == 1:
+        axis = axis[0]
+    if isinstance(axis, (list, tuple)) and len(axis) == 2 and all(_is_int(a) for a in axis) and axis[0] != axis[1]:
+        return tuple(int(a) for a in axis)
+    if axis is None or _is_int(axis):
+        return axis
+    raise ValueError(f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}")
+
+
+def _is_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _matrix_norm(x, ord, axes, keep):  # noqa: A002
@@ -649,6 +677,8 @@ def tensordot(a, b, axes, name=None):
     else:
         axes_a, axes_b = ([axes[0]] if isinstance(axes[0], int) else list(axes[0]),
                           [axes[1]] if isinstance(axes[1], int) else list(axes[1]))
+        if len(axes_a) != len(axes_b):
+            raise ValueError(f"Different number of contraction axes `a` and `b`, {len(axes_a)} != {len(axes_b)}.")
     axes_a, axes_b = [x % rank_a for x in axes_a], [x % rank_b for x in axes_b]
     free_a = [d for d in range(rank_a) if d not in axes_a]
     free_b = [d for d in range(rank_b) if d not in axes_b]

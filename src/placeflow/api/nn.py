@@ -2,6 +2,7 @@
 
 from ..eager.execute import execute
 from ..framework import dtypes, errors
+from .axis_args import axis_arg, rank_of
 from ..eager.convert import convert_to_tensor
 from .array_ops import transpose
 from . import math_ops
@@ -25,13 +26,25 @@ def relu(features, name=None):
 def softmax(logits, axis=None, name=None):
     """exp(logits) / sum(exp(logits)) along `axis` (last when None)."""
     x = convert_to_tensor(logits)
-    return execute("Softmax", (x,), x.dtype, {"axis": -1 if axis is None else int(axis)}, name=name)
+    return execute("Softmax", (x,), x.dtype, {"axis": _softmax_axis(x, axis)}, name=name)
 
 
 def log_softmax(logits, axis=None, name=None):
     """logits - log(sum(exp(logits))) along `axis` (last when None)."""
     x = convert_to_tensor(logits)
-    return execute("LogSoftmax", (x,), x.dtype, {"axis": -1 if axis is None else int(axis)}, name=name)
+    return execute("LogSoftmax", (x,), x.dtype, {"axis": _softmax_axis(x, axis)}, name=name)
+
+
+def _softmax_axis(x, axis):
+    """TF's softmax axis rules: an int in [-rank, rank) (InvalidArgumentError otherwise, floats included)."""
+    if axis is None:
+        return -1
+    axis = axis_arg(axis, float_error=errors.InvalidArgumentError)
+    rank = rank_of(x)
+    if rank is not None and not -rank <= axis < rank:
+        raise errors.InvalidArgumentError(None, None, f"`dim` must be in the range [-{rank}, {rank}) where {rank} is "
+                                                      f"the number of dimensions in the input. Received: dim={axis}")
+    return axis
 
 
 def bias_add(value, bias, data_format=None, name=None):
@@ -56,8 +69,8 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     logits = convert_to_tensor(logits)
     labels = convert_to_tensor(labels)
     if labels.dtype not in (dtypes.int32, dtypes.int64):
-        raise ValueError(f"labels must be int32 or int64 class indices, got {labels.dtype.name}; "
-                         "cast them with placeflow.cast(labels, placeflow.int32).")
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tlabels' of {_attr_name(labels.dtype)} is not "
+                                                      "in the list of allowed values: int32, int64")
     if logits.shape is not None and labels.shape is not None and len(labels.shape) != len(logits.shape) - 1:
         raise ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape="
                          f"{tuple(labels.shape)} of rank {len(labels.shape)} and logits.shape={tuple(logits.shape)} "
@@ -320,10 +333,14 @@ def _dilated_filters(filters, rates: tuple):
     return filters
 
 
+def _attr_name(dtype) -> str:
+    return {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
+
+
 def _padding(padding) -> str:
     if not isinstance(padding, str) or padding.upper() not in ("SAME", "VALID"):
-        raise ValueError(f"`padding` must be 'SAME' or 'VALID' (explicit paddings are not implemented in "
-                         f"placeflow). Received: padding={padding!r}")
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
+                                                      "of allowed values: \"SAME\", \"VALID\"")
     return padding.upper()
 
 
@@ -513,7 +530,7 @@ def _pool(op, input, ksize, strides, padding, data_format, name):  # noqa: A002
     _nhwc_only(data_format, None)
     x = convert_to_tensor(input)
     if len(x.shape) != 4:
-        raise ValueError(f"Input tensor must be of rank 4 (NHWC); got shape {tuple(x.shape)}")
+        raise errors.InvalidArgumentError(None, None, f"Input must be 4 or 5-dimensional [Op:{op}]")
     return execute(op, (x,), x.dtype, {"ksize": _four(ksize, "ksize"), "strides": _four(strides, "strides"),
                                        "padding": _padding(padding)}, name=name)
 

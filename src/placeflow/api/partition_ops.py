@@ -98,7 +98,8 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
 
 def identity_n(input, name=None):  # noqa: A002 - TensorFlow's argument name
     """Each tensor of `input` passed through."""
-    return [math_ops.identity(t) for t in input]
+    tensors = [convert_to_tensor(t) for t in input]  # every input converts before any is passed on
+    return [math_ops.identity(t) for t in tensors]
 
 
 def tuple_(tensors, name=None, control_inputs=None):

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..eager.execute import execute
 from ..eager.convert import convert_to_tensor
-from ..framework import dtypes, graph_mode
+from ..framework import dtypes, errors, graph_mode
 from ..ops.philox import Stream
 from . import math_ops
 
@@ -103,7 +103,11 @@ def _next_call(seeds) -> int:
 
 def _shape(shape) -> tuple:
     from .array_ops import _ints
-    return _ints(shape)
+    dims = _ints(shape)
+    for dim in dims:
+        if dim < 0:
+            raise errors.InvalidArgumentError(None, None, f"Dimension {dim} must be >= 0")
+    return dims
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
@@ -131,6 +135,8 @@ def _draw_uniform(shape, minval, maxval, dtype, generator, name):
 def _draw_normal(op, shape, mean, stddev, dtype, generator, name):
     """RandomStandardNormal or TruncatedNormal drawing from `generator`."""
     dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:  # TF converts mean (0.0) to the dtype first
+        raise TypeError(f"Cannot convert {float(mean)!r} to EagerTensor of dtype {dtype.name}")
     attrs = {"shape": _shape(shape), "mean": float(mean), "stddev": float(stddev), "dtype": dtype,
              "generator": generator}
     return execute(op, (), dtype, attrs, name=name)
@@ -167,13 +173,21 @@ def shuffle(value, seed=None, name=None):
 
 # -- stateless random ops: the same (shape, seed) always gives the same values -----------------------------------
 
+def _attr_name(dtype) -> str:
+    return {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
+
+
 def _seed_tensor(seed):
     """The stateless seed as an int64 [2] tensor (it may be a traced tensor known only when the graph runs)."""
     from ..eager.convert import convert_to_tensor
     from . import math_ops
     tensor = convert_to_tensor(seed)
     if tensor.shape is not None and tuple(tensor.shape) != (2,):
-        raise ValueError(f"seed must have shape [2], not {list(tensor.shape)}: pass two integers, e.g. seed=[1, 2].")
+        raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {list(tensor.shape)} "
+                                                      "[Op:StatelessRandomGetKeyCounter]")
+    if not tensor.dtype.is_integer:
+        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tseed' of {_attr_name(tensor.dtype)} is not in "
+                                                      "the list of allowed values: int32, int64")
     return tensor if tensor.dtype == dtypes.int64 else math_ops.cast(tensor, dtypes.int64)
 
 

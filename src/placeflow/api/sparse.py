@@ -69,9 +69,13 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     """The dense tensor: values at their indices, default_value (0) elsewhere; repeated indices refused."""
     if validate_indices:
         rows = [tuple(r) for r in sp_input.indices.numpy().tolist()]
-        if len(set(rows)) != len(rows):
-            repeated = next(i for i, r in enumerate(rows) if rows.index(r) != i)
-            raise errors.InvalidArgumentError(None, None, f"indices[{repeated}] is repeated")
+        for index in range(1, len(rows)):
+            if rows[index] == rows[index - 1]:
+                raise errors.InvalidArgumentError(None, None, f"indices[{index}] is repeated")
+            if rows[index] < rows[index - 1]:
+                raise errors.InvalidArgumentError(None, None, (
+                    f"indices[{index}] = [{','.join(str(v) for v in rows[index])}] is out of order. Many sparse ops "
+                    "require sorted indices.\n    Use `tf.sparse.reorder` to create a correctly ordered copy."))
     dims = _dense_dims(sp_input)
     base = array_ops.fill(dims, np.asarray(0 if default_value is None else default_value,
                                           sp_input.dtype.numpy_dtype))

@@ -41,7 +41,10 @@ def length(input, unit="BYTE", name=None):  # noqa: A002 - TensorFlow's paramete
 
 def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
     """The parts of a scalar string (a 1-D tensor), or of each string of a vector (a RaggedTensor of rows)."""
-    tensor = _strings(input)
+    tensor = convert_to_tensor(input)
+    if tensor.dtype != dtypes.string:
+        raise ValueError(f"input: Tensor conversion requested dtype string for Tensor with dtype "
+                         f"{tensor.dtype.name}: {tensor!r}")
     if tensor.shape is not None and len(tensor.shape) == 1:
         from .ragged import split_rows
         return split_rows(tensor, None if sep is None else _bytes(sep), maxsplit, name)

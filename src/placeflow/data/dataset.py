@@ -15,7 +15,9 @@ import threading
 import numpy as np
 
 from ..framework import tf_types
-from . import pipeline
+from ..framework.errors import InvalidArgumentError
+from . import arguments, element_errors, pipeline
+from .owned_iterator import OwnedIterator
 from .grouping import GroupingTransformations
 
 AUTOTUNE = -1
@@ -26,10 +28,15 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
     """A re-iterable sequence of elements built by chaining transformations."""
 
     def __init__(self, make_iterator, cardinality, spec=None):
-        self._make_iterator = make_iterator    # () -> iterator of host elements (NumPy structures)
+        self._make_elements = make_iterator    # () -> iterator of host elements (NumPy structures), which may
+        #                                        hold ElementErrors in place of elements that failed
         self._cardinality = cardinality        # number of elements, -1 for infinite, -2 unknown
         self._spec = spec                      # the elements' TensorSpecs, or None: learned from the first one
         self._device = None
+
+    def _make_iterator(self):
+        """An iterator of host elements that raises the first element's error it meets (and ends there)."""
+        return element_errors.raising(self._make_elements())
 
     # -- sources ---------------------------------------------------------------------------------
     @staticmethod
@@ -57,7 +64,10 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
     def range(*args, output_type=None, name=None) -> "Dataset":
         """0, 1, ... like Python's range, as scalars of `output_type` (int64 by default)."""
         from ..framework import dtypes
-        values = range(*args)
+        bounds = [arguments.int64_arg(a) for a in args]
+        if len(bounds) == 3 and bounds[2] == 0:
+            raise InvalidArgumentError(None, None, "step must be a non-zero integer. [Op:RangeDataset]")
+        values = range(*bounds)
         kind = (dtypes.int64 if output_type is None else dtypes.as_dtype(output_type)).numpy_dtype.type
         return Dataset(lambda: (kind(v) for v in values), len(values), _spec_of((), kind))
 
@@ -79,24 +89,39 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
         arguments = tuple(_host_value(a) for a in (args or ()))
 
         def make():
-            for element in generator(*arguments):
-                yield _conform(element, signature)
+            produced = iter(generator(*arguments))
+            while True:
+                try:
+                    element = next(produced)
+                except StopIteration:
+                    return
+                except Exception as error:  # noqa: BLE001 - TF: the generator's error ends the pass, as an element
+                    yield element_errors.ElementError(element_errors.as_tf_error(error, ""))
+                    return
+                try:
+                    yield _conform(element, signature)
+                except TypeError as error:  # this element only: the generator goes on
+                    yield element_errors.ElementError(element_errors.as_tf_error(error, ""))
         return Dataset(make, -2, signature)
 
     # -- transformations -------------------------------------------------------------------------
     def batch(self, batch_size: int, drop_remainder: bool = False) -> "Dataset":
         """Stack consecutive elements into batches; the last one is smaller unless `drop_remainder`."""
-        if batch_size <= 0:
-            raise ValueError(f"batch_size must be a positive integer, got {batch_size}.")
+        batch_size = arguments.positive(batch_size, "BatchDatasetV2", "Batch size must be greater than zero.")
 
-        def make():
-            pending = []
-            for element in self._make_iterator():
-                pending.append(element)
-                if len(pending) == batch_size:
-                    yield _stack(pending)
-                    pending = []
-            if pending and not drop_remainder:
+        def make():  # a batch holding a failed element is that element's error, as in TF
+            pending, failure = [], None
+            for element in self._make_elements():
+                if element.__class__ is element_errors.ElementError:
+                    failure = failure or element
+                else:
+                    pending.append(element)
+                if len(pending) + (failure is not None) == batch_size:
+                    yield failure if failure is not None else _stack(pending)
+                    pending, failure = [], None
+            if failure is not None:
+                yield failure
+            elif pending and not drop_remainder:
                 yield _stack(pending)
         count = self._cardinality
         if count >= 0:
@@ -106,6 +131,9 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
 
     def shuffle(self, buffer_size: int, seed=None, reshuffle_each_iteration: bool = True) -> "Dataset":
         """Shuffle through a buffer of `buffer_size` elements (a full shuffle when it holds everything)."""
+        buffer_size = arguments.int64_arg(buffer_size)
+        if buffer_size <= 0 and buffer_size != AUTOTUNE:
+            raise TypeError(f"shuffle's buffer_size must be greater than zero, got {buffer_size}")  # TF's class
         epoch = [0]
 
         def make():
@@ -123,6 +151,7 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
 
     def repeat(self, count=None) -> "Dataset":
         """The dataset `count` times (forever when None or -1)."""
+        count = None if count is None else arguments.int64_arg(count)
         forever = count is None or count < 0
 
         def make():
@@ -135,12 +164,12 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
 
     def take(self, count, name=None) -> "Dataset":
         """The first `count` elements (count -1: all of them)."""
-        count = int(count)
+        count = arguments.int64_arg(count)
         if count < 0:
-            return Dataset(self._make_iterator, self._cardinality, self._spec)
+            return Dataset(self._make_elements, self._cardinality, self._spec)
 
         def make():
-            for index, element in enumerate(self._make_iterator()):
+            for index, element in enumerate(self._make_elements()):
                 if index >= count:
                     return
                 yield element
@@ -151,22 +180,35 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
         """Apply `map_func` to each element (called with the element's parts as tensors); with
         num_parallel_calls (AUTOTUNE: one per core) that many calls run at once on the shared pool, the
         results in order unless deterministic=False."""
-        width = _parallelism(num_parallel_calls)
-        call = functools.partial(_call_eagerly, map_func)
+        arguments.callable_arg(map_func)
+        width = _parallelism(num_parallel_calls, "ParallelMapDatasetV2", "num_parallel_calls")
+        call = functools.partial(_call_per_element, map_func, "Map")
         if width <= 1:
-            make = lambda: (call(element) for element in self._make_iterator())  # noqa: E731
+            make = lambda: (call(element) for element in self._make_elements())  # noqa: E731
         else:
             ordered = deterministic is None or bool(deterministic)
-            make = lambda: pipeline.parallel_map(self._make_iterator(), call, width, ordered)  # noqa: E731
+            make = lambda: pipeline.parallel_map(self._make_elements(), call, width, ordered,  # noqa: E731
+                                                 on_source_error=_source_error)
         mapped = Dataset(make, self._cardinality)
         mapped._spec_rule = lambda: _traced_spec(map_func, self.element_spec)
         return mapped
 
     def filter(self, predicate, name=None) -> "Dataset":
         """The elements for which `predicate(element)` is a true boolean scalar."""
+        arguments.callable_arg(predicate)
+
         def make():
-            for element in self._make_iterator():
-                if _truth(_call_eagerly(predicate, element), "filter"):
+            for element in self._make_elements():
+                if element.__class__ is element_errors.ElementError:
+                    yield element
+                    continue
+                try:
+                    result = _call_eagerly(predicate, element)
+                except Exception as error:  # noqa: BLE001 - this element's error; the pass goes on
+                    yield element_errors.ElementError(element_errors.as_tf_error(
+                        error, "Error in user-defined function passed to Filter transformation: "))
+                    continue
+                if _truth(result, "filter"):  # a predicate that is not a boolean scalar fails the pass (TF: tracing)
                     yield element
         return Dataset(make, -1 if self._cardinality == -1 else -2, self._spec)
 
@@ -181,7 +223,7 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
 
     def skip(self, count, name=None) -> "Dataset":
         """All but the first `count` elements (count -1: none)."""
-        count = int(count)
+        count = arguments.int64_arg(count)
 
         def make():
             iterator = self._make_iterator()
@@ -237,12 +279,13 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
 
     def shard(self, num_shards, index, name=None) -> "Dataset":
         """Every `num_shards`-th element starting at `index` (one worker's share)."""
-        from ..framework.errors import InvalidArgumentError
-        num_shards, index = int(num_shards), int(index)
-        if num_shards < 1 or not 0 <= index < num_shards:
-            raise InvalidArgumentError(None, None, (
-                f"Index must be between 0 and {num_shards - 1} (currently index = {index}) and num_shards must be "
-                f"positive (currently {num_shards})."))
+        num_shards, index = arguments.int64_arg(num_shards), arguments.int64_arg(index)
+        if num_shards < 1:
+            raise InvalidArgumentError(None, None, f"Number of shards must be greater than zero (currently "
+                                                   f"num_shards = {num_shards}). [Op:ShardDataset]")
+        if not 0 <= index < num_shards:
+            raise InvalidArgumentError(None, None, f"Index must be between 0 and {num_shards - 1} (currently "
+                                                   f"index = {index}). [Op:ShardDataset]")
 
         def make():
             for position, element in enumerate(self._make_iterator()):
@@ -264,7 +307,7 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
         """The elements of the datasets map_func(element) makes, `block_length` (1) at a time from each of
         `cycle_length` (AUTOTUNE: one per core) open at once. num_parallel_calls and deterministic change only
         scheduling here: the order is always the deterministic one."""
-        cycle = _parallelism(AUTOTUNE if cycle_length is None else cycle_length)
+        cycle = _parallelism(AUTOTUNE if cycle_length is None else cycle_length, "InterleaveDataset", "cycle_length")
         block = 1 if block_length is None else int(block_length)
         if cycle < 1 or block < 1:
             raise ValueError(f"interleave needs positive cycle_length and block_length, got {cycle_length} and "
@@ -300,7 +343,8 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
         values = [_padding_default(s) for s in flat] if padding_values is None else [
             _host_value(v).item() if np.ndim(_host_value(v)) == 0 else _host_value(v)
             for v in _leaves_of(padding_values, spec)]
-        batch_size = int(batch_size)
+        batch_size = arguments.positive(batch_size, "PaddedBatchDatasetV2", "Batch size must be greater than zero.")
+        _check_padded_shapes(shapes, flat)
 
         def make():
             pending = []
@@ -321,10 +365,10 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None) -> "Dataset":
         """Datasets of up to `size` consecutive elements, each starting `shift` (size) after the last and taking
         every `stride`-th element (a structure of such datasets for structured elements)."""
-        size, stride = int(size), int(stride)
-        shift = size if shift is None else int(shift)
-        if min(size, shift, stride) < 1:
-            raise ValueError(f"window needs positive size, shift and stride, got {size}, {shift} and {stride}.")
+        size = arguments.positive(size, "WindowDataset", "Window size must be greater than zero.")
+        shift = size if shift is None else arguments.positive(shift, "WindowDataset",
+                                                               "Window shift must be greater than zero.")
+        stride = arguments.positive(stride, "WindowDataset", "Window stride must be greater than zero.")
         spec = self.element_spec
 
         def as_datasets(window):
@@ -344,7 +388,7 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
             return self._reduce_in_graph(initial_state, reduce_func)
         state = initial_state
         for element in self:
-            state = reduce_func(state, element)
+            state = _checked_state(initial_state, reduce_func(state, element))
         return _map_structure(_as_tensor_value, state)
 
     def _reduce_in_graph(self, initial_state, reduce_func):
@@ -392,7 +436,7 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
         from .options import Options
         if not isinstance(options, Options):
             raise TypeError(f"with_options takes a placeflow.data.Options, got {options!r}.")
-        result = Dataset(self._make_iterator, self._cardinality, self._spec)
+        result = Dataset(self._make_elements, self._cardinality, self._spec)
         result._options = options
         return result
 
@@ -403,8 +447,12 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
 
     def prefetch(self, buffer_size) -> "Dataset":
         """Prepare up to `buffer_size` elements ahead on a background thread (AUTOTUNE: 2)."""
-        size = 2 if buffer_size in (None, AUTOTUNE) else int(buffer_size)
-        return Dataset(lambda: _prefetching(self._make_iterator(), size), self._cardinality, self._spec)
+        size = 2 if buffer_size is None else arguments.int64_arg(buffer_size)
+        if size < -1:
+            raise InvalidArgumentError(None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for "
+                                                   "auto-tuning [Op:PrefetchDataset]")
+        size = 2 if size == AUTOTUNE else size
+        return Dataset(lambda: _prefetching(self._make_elements(), size), self._cardinality, self._spec)
 
     def apply(self, transformation) -> "Dataset":
         """transformation(self), e.g. data.experimental.prefetch_to_device('/gpu:0')."""
@@ -453,9 +501,7 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
                 "Iterating a placeflow.data.Dataset in Python while a graph is built would freeze its elements into "
                 "the graph. Inside placeflow.function, write `for element in dataset:` in the function itself (with "
                 "AutoGraph on): the loop then pulls the elements each time the function runs.")
-        device = self._device or "/cpu:0"
-        for element in self._make_iterator():
-            yield _as_tensors(element, device)
+        return OwnedIterator(self, self._device or "/cpu:0", _as_tensors)
 
     def as_numpy_iterator(self):
         """Elements as NumPy structures."""
@@ -583,13 +629,53 @@ def _traced_spec(fn, input_spec):
         return None
 
 
+def _call_per_element(fn, where, element):
+    """fn on one element, or an ElementError standing for the element when it raises (user errors as TF
+    reports them: see element_errors.as_tf_error); an element that already failed passes on as it is."""
+    if element.__class__ is element_errors.ElementError:
+        return element
+    try:
+        return _call_eagerly(fn, element)
+    except Exception as error:  # noqa: BLE001 - the element's error, raised when the consumer reaches it
+        return element_errors.ElementError(element_errors.as_tf_error(
+            error, f"Error in user-defined function passed to {where} transformation: "))
+
+
+def _source_error(error):
+    """The ElementError that ends a parallel map whose source raised (after the elements computed before it)."""
+    return element_errors.ElementError(element_errors.as_tf_error(error, ""))
+
+
 def _call_eagerly(fn, element):
     """fn(*the element's parts as tensors) run eagerly (also when the pass runs inside a graph), as host arrays."""
     from ..framework import graph_mode
     args = element if isinstance(element, tuple) else (element,)
+    _check_arity(fn, len(args))
     with graph_mode.suspended():
         result = fn(*[_as_tensors(a) for a in args])
-        return _map_structure(_to_host, result)
+        try:
+            host = _map_structure(_to_host, result)
+            for leaf in _leaves(host):
+                if isinstance(leaf, np.ndarray) and leaf.dtype == object and not all(
+                        isinstance(v, bytes) for v in leaf.reshape(-1)):
+                    raise TypeError(leaf)
+            return host
+        except (TypeError, ValueError):
+            raise element_errors.DefinitionError(
+                f"Unsupported return value from function passed to Dataset.map(): {result!r}.") from None
+
+
+def _check_arity(fn, count: int) -> None:
+    """TF's TypeError (found when it traces the function) when `fn` cannot take the element's `count` parts."""
+    import inspect
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # a builtin or C function: let the call itself decide
+        return
+    try:
+        signature.bind(*range(count))
+    except TypeError as error:
+        raise element_errors.DefinitionError(f"{getattr(fn, '__name__', fn)}() {error}") from None
 
 
 def _host_value(value):
@@ -661,9 +747,8 @@ def _conform(element, signature):
         raise TypeError(f"`generator` yielded an element that could not be converted to the expected type. The "
                         f"expected type was {signature.dtype.name}, but the yielded element was {element!r}.") from None
     if not signature.is_compatible_with(_Shaped(array.shape, signature.dtype)):
-        raise InvalidArgumentError(None, None, (
-            f"`generator` yielded an element of shape {array.shape} where an element of shape "
-            f"{tuple(signature.shape)} was expected."))
+        raise TypeError(f"`generator` yielded an element of shape {array.shape} where an element of shape "
+                        f"{tuple(signature.shape)} was expected.")
     return array
 
 
@@ -698,15 +783,27 @@ def _to_host(value):
 _WINDOW = object()  # the element spec of a window's part: a dataset
 
 
-def _parallelism(value) -> int:
+def _parallelism(value, op="ParallelMapDatasetV2", what="num_parallel_calls") -> int:
     if value is None:
         return 1
-    value = int(value)
+    value = arguments.int64_arg(value)
     if value == AUTOTUNE:
         return max(2, os.cpu_count() or 2)
     if value < 1:
-        raise ValueError(f"num_parallel_calls must be positive or tf.data.AUTOTUNE, got {value}.")
+        raise InvalidArgumentError(None, None, f"{what} must be greater than zero. [Op:{op}]")
     return value
+
+
+def _check_padded_shapes(shapes, specs) -> None:
+    """TF's ValueError when a padded shape cannot hold its component (other rank, or a smaller dimension)."""
+    for shape, spec in zip(shapes, specs):
+        known = tuple(spec.shape)
+        fits = len(shape) == len(known) and all(p is None or k is None or p >= k for p, k in zip(shape, known))
+        if not fits:
+            shown = "(" + ", ".join("None" if d is None else str(d) for d in known) + ("," if len(known) == 1 else "") + ")"
+            padded = "(" + ", ".join("None" if d is None else str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+            raise ValueError(f"The padded shape {padded} is not compatible with the shape {shown} of the "
+                             "corresponding input component.")
 
 
 def _truth(result, what) -> bool:
@@ -813,3 +910,20 @@ def _leaves(structure) -> list:
     if isinstance(structure, tuple):
         return [leaf for v in structure for leaf in _leaves(v)]
     return [structure]
+
+
+def _checked_state(initial_state, new_state):
+    """`new_state`, refused as TF refuses a reduce function whose state changes structure or dtype."""
+    from ..framework import nest
+    from ..eager.convert import convert_to_tensor
+    before, after = nest.flatten(initial_state), nest.flatten(new_state)
+    if len(before) != len(after):
+        raise InvalidArgumentError(None, None, (
+            f"The number of components of the initial state and the reduce function output does not match. "
+            f"(initial_state={len(before)}, output={len(after)}). [Op:ReduceDataset]"))
+    for old, new in zip(before, after):
+        old_dtype, new_dtype = convert_to_tensor(old).dtype, convert_to_tensor(new).dtype
+        if old_dtype != new_dtype:
+            raise TypeError(f"The element types for the new state must match the initial state. Expected "
+                            f"{old_dtype!r} but got {new_dtype!r}.")
+    return new_state

@@ -1,8 +1,8 @@
 """tf.data.Iterator: the abstract iterator type.
 
-placeflow's `iter(dataset)` is a Python generator, not registered here: it has no `get_next_as_optional`,
-so code that tests `isinstance(it, tf.data.Iterator)` (Keras's trainer does) takes its plain-Python path
-and pulls elements with `next()`."""
+placeflow's `iter(dataset)` is an OwnedIterator (data/owned_iterator.py: next, get_next, get_next_as_optional,
+element_spec), not registered here: code that tests `isinstance(it, tf.data.Iterator)` (Keras's trainer does)
+takes its plain-Python path and pulls elements with `next()`, which placeflow runs eagerly."""
 
 import abc
 

@@ -29,22 +29,35 @@ def shared_pool():
         return _pool
 
 
-def parallel_map(elements, fn, width: int, deterministic: bool):
+def parallel_map(elements, fn, width: int, deterministic: bool, on_source_error=None):
     """fn over `elements` with up to `width` calls in flight; in order unless deterministic is False (a map
-    iterated by a pool worker itself runs in that worker, so pool workers never wait for each other)."""
+    iterated by a pool worker itself runs in that worker, so pool workers never wait for each other). When the
+    source raises, the calls already made are delivered first, then on_source_error(error) (or the error)."""
     if threading.current_thread().name.startswith("placeflow-data"):
         yield from (fn(element) for element in elements)
         return
     pool = shared_pool()
     pending: deque = deque()
     source = iter(elements)
+    failure = None
     try:
-        for element in source:
+        while True:
+            try:
+                element = next(source)
+            except StopIteration:
+                break
+            except Exception as error:  # noqa: BLE001 - delivered after the elements before it
+                failure = error
+                break
             pending.append(pool.submit(fn, element))
             if len(pending) >= width:
                 yield _take(pending, deterministic)
         while pending:
             yield _take(pending, deterministic)
+        if failure is not None:
+            if on_source_error is None:
+                raise failure
+            yield on_source_error(failure)
     finally:
         for future in pending:
             future.cancel()

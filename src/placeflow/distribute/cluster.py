@@ -22,6 +22,9 @@ def split_address(address: str) -> tuple:
     if not sep or not port.isdigit():
         raise ValueError(f"Cluster address {address!r} is not 'host:port'; TF_CONFIG's cluster lists addresses "
                          f"like 'localhost:12345'.")
+    if not 0 <= int(port) <= 65535:
+        raise ValueError(f"Cluster address {address!r} has port {int(port)}, outside 0-65535; fix TF_CONFIG's "
+                         "cluster (addresses like 'localhost:12345').")
     return host.strip("[]") or "localhost", int(port)
 
 

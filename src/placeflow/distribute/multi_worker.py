@@ -76,6 +76,8 @@ class _Cluster:
                 f"This task ({self.task_type!r}, index {self.task_id!r}) is not a 'chief' or 'worker' task of the "
                 f"cluster {spec.as_dict()!r}. MultiWorkerMirroredStrategy runs in the chief and worker tasks: "
                 "set TF_CONFIG's task to one of them.")
+        for task in self.tasks:  # every address checked up front: a bad one is a ValueError in every worker
+            split_address(spec.task_address(*task))
         self.rank, self.size = self.tasks.index((self.task_type, self.task_id)), len(self.tasks)
         self.rendezvous = spec.task_address(*self.tasks[0])
         self.host = split_address(spec.task_address(self.task_type, self.task_id))[0]

@@ -110,6 +110,19 @@ def _raw(value) -> np.ndarray:
     return raw
 
 
+def _mixes_text_and_numbers(nest) -> bool:
+    """Whether a nested list holds both strings and non-strings (NumPy would turn the numbers into text)."""
+    kinds = set()
+    stack = [nest]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        else:
+            kinds.add(isinstance(item, (str, bytes, np.str_, np.bytes_)))
+    return len(kinds) > 1
+
+
 def host_array(value, dtype=None) -> np.ndarray:
     """A fresh NumPy array of `value`: Python floats become float32 and ints int32, as in TensorFlow."""
     if dtype is not None:
@@ -128,6 +141,8 @@ def host_array(value, dtype=None) -> np.ndarray:
         except (TypeError, ValueError) as exc:
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}: {exc}") from None
     array = np.array(_raw(value), copy=True)
+    if array.dtype.kind in "USO" and isinstance(value, (list, tuple)) and _mixes_text_and_numbers(value):
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if array.dtype.kind in "US":  # NumPy's fixed-width strings too: TensorFlow holds bytes objects
         return as_bytes(array)
     if isinstance(value, (np.ndarray, np.generic)):

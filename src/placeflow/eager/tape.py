@@ -167,6 +167,7 @@ class GradientTape:
         global active_count
         _stack().append(self)
         self._recording = True
+        self._entered = True
         with _count_lock:
             active_count += 1
         return self
@@ -204,7 +205,7 @@ class GradientTape:
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients="none"):
         """d(sum of target) / d(each source): tensors or variables, in the structure of `sources`."""
-        if self._used and not self._persistent:
+        if (self._used and not self._persistent) or not self.__dict__.get("_entered"):  # (TF: never entered too)
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
                                "(or jacobians)")
         self._used = True

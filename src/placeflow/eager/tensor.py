@@ -40,7 +40,7 @@ class EagerTensor(tf_types.Tensor):
     @property
     def shape(self) -> TensorShape:
         """The dimensions, e.g. TensorShape([2, 3])."""
-        return TensorShape(self._value.shape)
+        return TensorShape._known(self._value.shape)
 
     def set_shape(self, shape) -> None:
         """Check that `shape` is compatible with this tensor's (an eager tensor's shape is already known)."""

@@ -68,12 +68,27 @@ class Variable(Trackable):
         if dtype is not None and value.dtype != dtype:
             raise errors.InvalidArgumentError(None, None, f"Variable dtype {dtype!r} does not match its initial "
                                                f"value's dtype {value.dtype!r}; cast the value first.")
+        _check_declared_shape(shape, value.shape)
+        self._synchronization = _mode("synchronization", synchronization, "VariableSynchronization", "AUTO")
+        self._aggregation = _mode("aggregation", aggregation, "VariableAggregation", "NONE")
         from .name_scope import eager_scope
         self._name = eager_scope() + (name or "Variable")
         self._trainable = trainable
         handle = execute("VarHandleOp", (value,), value.dtype, name=self._name)
         self._device = handle._device
         self._value = handle._value
+
+    @property
+    def synchronization(self):
+        """When copies of the variable synchronize (tf.VariableSynchronization; AUTO unless given)."""
+        from ..framework.variable_modes import VariableSynchronization
+        return self.__dict__.get("_synchronization", VariableSynchronization.AUTO)
+
+    @property
+    def aggregation(self):
+        """How replica updates combine (tf.VariableAggregation; NONE unless given)."""
+        from ..framework.variable_modes import VariableAggregation
+        return self.__dict__.get("_aggregation", VariableAggregation.NONE)
 
     @property
     def constraint(self):
@@ -317,3 +332,31 @@ def _create_through(creators, index, kwargs):
         finally:
             _creators.stack = saved
     return creators[index](lambda **kw: _create_through(creators, index - 1, kw), **kwargs)
+
+
+def _check_declared_shape(shape, value_shape) -> None:
+    """TF's checks of Variable(shape=...): compatible with the value; only the value's own shape is implemented."""
+    if shape is None:
+        return
+    from ..framework.tensor_shape import TensorShape
+    declared = TensorShape(shape)
+    if not declared.is_compatible_with(value_shape):
+        raise ValueError(f"In this `tf.Variable` creation, the initial value's shape ({value_shape}) is not compatible "
+                         f"with the explicitly supplied `shape` argument ({shape}).")
+    if declared.rank is None or not declared.is_fully_defined():
+        raise NotImplementedError(f"tf.Variable(shape={shape}) (a variable whose shape may change) is not implemented "
+                                  "in placeflow; give the value's own shape or leave shape out.")
+
+
+def _mode(what: str, value, enum_name: str, default: str):
+    """A VariableSynchronization/VariableAggregation member from the argument (None: the default)."""
+    from ..framework import variable_modes
+    enum = getattr(variable_modes, enum_name)
+    if value is None:
+        return enum[default]
+    if isinstance(value, enum):
+        return value
+    member = getattr(value, "name", None)  # another library's enum with TF's member names (e.g. Keras's)
+    if isinstance(member, str) and member in enum.__members__:
+        return enum[member]
+    raise ValueError(f"Invalid variable {what} mode: {value} for variable: None")

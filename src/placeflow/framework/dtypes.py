@@ -190,6 +190,8 @@ def as_dtype(type_value) -> DType:
     """Convert a DType, a NumPy dtype or type, or a name like 'float32' to a DType."""
     if isinstance(type_value, DType):
         return type_value
+    if type_value is None:  # (NumPy would read None as float64)
+        raise TypeError("Cannot convert the argument `type_value`: None to a TensorFlow DType.")
     if isinstance(type_value, str):
         found = _BY_NAME.get(type_value)
         if found is not None:

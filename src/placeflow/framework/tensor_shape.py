@@ -11,6 +11,13 @@ class TensorShape(tuple):
     def __new__(cls, dims=()):
         if dims is None or isinstance(dims, _UnknownRankShape):
             return _UNKNOWN_RANK
+        if isinstance(dims, TensorShape):
+            return tuple.__new__(cls, dims)
+        return tuple.__new__(cls, [_dimension(d) for d in dims])
+
+    @classmethod
+    def _known(cls, dims) -> "TensorShape":
+        """A shape from dimensions known to be valid (an array's shape): no checks, for the hot paths."""
         return tuple.__new__(cls, dims)
 
     @property
@@ -135,6 +142,20 @@ class TensorShape(tuple):
         return equal if equal is NotImplemented else not equal
 
     __hash__ = tuple.__hash__
+
+
+def _dimension(value):
+    """A dimension as TensorFlow takes it: None, or an int >= 0 (anything with __index__; a Dimension's value)."""
+    value = getattr(value, "value", value) if type(value).__name__ == "Dimension" else value
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes, float)) or not hasattr(value, "__index__"):
+        raise TypeError(f"Dimension value must be integer or None or have an __index__ method, got value "
+                        f"'{value!r}' with type '{type(value)}'")
+    value = value.__index__()
+    if value < 0:
+        raise ValueError(f"Dimension {value} must be >= 0")
+    return value
 
 
 class _UnknownRankShape(TensorShape):

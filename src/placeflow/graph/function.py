@@ -202,8 +202,8 @@ class Function:
         if bound is None:  # one Function (and trace cache) per instance, kept on the instance
             bound = Function(self._python_function.__get__(instance, owner), self._input_signature, self._name,
                              self._reduce_retracing, self._autograph)
-            if hasattr(instance, "__dict__"):
-                instance.__dict__[slot] = bound
+            if hasattr(instance, "__dict__"):  # setdefault is atomic: threads binding at once share one Function
+                bound = instance.__dict__.setdefault(slot, bound)
         return bound
 
     def __call__(self, *args, **kwargs):
@@ -541,4 +541,16 @@ def _graph_output(graph, leaf):
         return as_graph_tensor(graph, leaf if leaf.__class__ is EagerTensor else host_array(leaf))
     if isinstance(leaf, Variable):
         return leaf._as_tensor()
-    return leaf
+    if type(leaf).__module__.split(".")[0] == "placeflow":  # composites (ragged, sparse, datasets...)
+        return leaf
+    from ..eager.convert import as_tensor_or_none
+    tensor = as_tensor_or_none(leaf)  # e.g. a Keras variable
+    if tensor is not None:
+        return tensor
+    from .build import as_graph_tensor
+    try:
+        return as_graph_tensor(graph, host_array(leaf))
+    except (TypeError, ValueError):
+        raise TypeError(f"To be compatible with tf.function, Python functions must return zero or more Tensors or "
+                        f"ExtensionTypes or None values; in compilation of {graph.name}, found return value of type "
+                        f"{type(leaf).__name__}, which is not a Tensor or ExtensionType.") from None

@@ -37,7 +37,7 @@ class Tensor(tf_types.Tensor):
 
     def __init__(self, op, value_index, dtype, shape):
         self.op, self.value_index, self.dtype = op, value_index, dtype
-        self._shape = TensorShape(shape) if shape is not None else None
+        self._shape = TensorShape._known(shape) if shape is not None else None  # shape rules: trusted
 
     @property
     def name(self) -> str:
@@ -418,6 +418,9 @@ class Graph(Interpreter):
         if not index.isdigit():
             raise ValueError(f"The name {name!r} looks like an (invalid) Operation name, not a Tensor; "
                              "Tensor names look like '<op name>:<output index>'.")
+        if op_name not in self._by_name:
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The operation, {op_name!r}, "
+                           "does not exist in the graph.")
         op = self.get_operation_by_name(op_name)
         if int(index) >= len(op.outputs):
             raise KeyError(f"The name {name!r} refers to a Tensor which does not exist: {op_name!r} has "

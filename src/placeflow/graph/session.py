@@ -85,7 +85,7 @@ class Session:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         leaves = nest.flatten(fetches)
-        elements = [self._graph.as_graph_element(leaf) for leaf in leaves]
+        elements = [self._fetch_element(leaf) for leaf in leaves]
         feeds, feed_values = self._feeds(feed_dict or {})
         plan = self._plan(elements, feeds)
         devices = {n.feed_index: n.device for n in plan.nodes if n.kind == "feed"}
@@ -145,10 +145,33 @@ class Session:
                 lane.close()
 
     # -- internals --------------------------------------------------------------------------------------
+    def _fetch_element(self, fetch):
+        """The graph element a fetch names; an unknown name is TF's ValueError quoting the fetch."""
+        try:
+            return self._graph.as_graph_element(fetch)
+        except (KeyError, ValueError) as error:
+            if not isinstance(fetch, str):
+                raise
+            reason = error.args[0] if error.args else str(error)
+            raise ValueError(f"Argument `fetch` = {fetch} cannot be interpreted as a Tensor. ({reason!r})") from None
+
+    def _feed_element(self, key):
+        """The graph element a feed_dict key names; a bad key is TF's TypeError."""
+        try:
+            return self._graph.as_graph_element(key)
+        except (KeyError, ValueError) as error:
+            if not isinstance(key, str):
+                raise
+            if ":" not in key:
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: The name {key!r} looks like an (invalid) "
+                                "Operation name, not a Tensor. Tensor names must be of the form "
+                                "\"<op_name>:<output_index>\".") from None
+            raise TypeError(f"Cannot interpret feed_dict key as Tensor: {error.args[0]}") from None
+
     def _feeds(self, feed_dict):
         tensors, values = [], []
         for key, value in feed_dict.items():
-            element = self._graph.as_graph_element(key)
+            element = self._feed_element(key)
             tensor = element.outputs[0] if isinstance(element, Operation) else element
             if not isinstance(tensor, Tensor):
                 raise TypeError(f"The key {key!r} of feed_dict cannot be interpreted as a Tensor.")
@@ -281,8 +304,8 @@ def _feed_array(tensor, value) -> np.ndarray:
     if dtype is not None and array.dtype != dtype.numpy_dtype:
         try:
             array = array.astype(dtype.numpy_dtype)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"Cannot feed {value!r} to Tensor {tensor.name!r} of dtype {dtype.name}: {exc}") from None
+        except (TypeError, ValueError) as exc:  # NumPy's class, as TF lets it through
+            raise type(exc)(f"{exc} (feeding {value!r} to Tensor {tensor.name!r} of dtype {dtype.name})") from None
     shape = tensor.shape
     if shape is not None and (len(shape) != array.ndim or
                               any(d is not None and d != a for d, a in zip(shape, array.shape))):

@@ -17,7 +17,7 @@ def placeholder(dtype, shape=None, name=None):
                            "`with placeflow.compat.v1.Graph().as_default():` or call "
                            "placeflow.compat.v1.disable_eager_execution() first.")
     dtype = dtypes.as_dtype(dtype)
-    shape = None if shape is None else tuple(None if d is None or d == -1 else int(d) for d in shape)
+    shape = None if shape is None else _placeholder_shape(shape)
     op = graph.create_op("Placeholder", [], {"dtype": dtype, "shape": shape}, dtype, name or "Placeholder",
                          [(dtype, shape)])
     return op.outputs[0]
@@ -113,3 +113,13 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002 - TensorFlo
     op = graph.create_op("PlaceholderWithDefault", [value], {"shape": shape}, value.dtype,
                          name or "PlaceholderWithDefault", [(value.dtype, shape)])
     return op.outputs[0]
+
+
+def _placeholder_shape(shape) -> tuple:
+    """The dimensions of a placeholder's shape (-1 or None: unknown), refused as TF refuses a bad one."""
+    from ..framework.tensor_shape import TensorShape
+    dims = [None if d is None or (isinstance(d, int) and d == -1) else d for d in shape]
+    try:
+        return tuple(TensorShape(dims))
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"Error converting shape to a TensorShape: {error}.") from None

@@ -10,7 +10,7 @@ from ..framework.errors import InternalError, InvalidArgumentError, Unimplemente
 from . import shape_rules as rules
 from .emit import (binary, cast, compare, emit, matmul, negative, ones_like, reduce_mean, reduce_sum,
                    reduce_to, reshape, shape_of, where, zeros_like)
-from .registry import (ALL, CHEAP, COMPLEX, FLOATS, HEAVY, INTS, NARROW, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS,
+from .registry import (ALL, ANY, CHEAP, COMPLEX, FLOATS, HEAVY, INTS, NARROW, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS,
                        SIGNED_INTS, bool_output, define)
 
 INEXACT = FLOATS | COMPLEX
@@ -180,9 +180,9 @@ _unary("Sqrt", lambda xp, a: xp.sqrt(a), INEXACT, lambda e, g: [g * 0.5 / e.outp
 _unary("Rsqrt", lambda xp, a: 1 / xp.sqrt(a), FLOATS, lambda e, g: [g * -0.5 * e.outputs[0] * e.outputs[0] * e.outputs[0]])
 define("Reciprocal", INEXACT, shape=rules.same, grad=lambda e, g: [negative(g) * e.outputs[0] * e.outputs[0]],
        allowed=INEXACT | SIGNED_INTS)(lambda xp, a: 1 / a)  # TF admits signed integers; no kernel for them here
-define("Identity", ALL | NARROW, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP,
+define("Identity", ANY | NARROW, shape=rules.same, grad=lambda e, g: [g], cost=CHEAP,
        grad_reads=SHAPES_ONLY)(lambda xp, a: a)
-define("StopGradient", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, cost=CHEAP)(lambda xp, a: a)
+define("StopGradient", ANY, shape=rules.same, grad=NOT_DIFFERENTIABLE, cost=CHEAP)(lambda xp, a: a)
 _unary("Floor", lambda xp, a: xp.floor(a), FLOATS, ufunc="floor")   # TensorFlow: no gradient for Floor, Ceil, Round
 _unary("Ceil", lambda xp, a: xp.ceil(a), FLOATS, ufunc="ceil")
 _unary("Round", lambda xp, a: xp.round(a), FLOATS | SIGNED_INTS)   # half to even, as TensorFlow
@@ -477,6 +477,8 @@ def _reduction(op, name, dtypes, grad, foldable=False, grad_reads=None):
         reduce = host if host is not None and xp is np else getattr(xp, name)
         if not a.size and name in _EMPTY_IDENTITY:  # TF: the identity of max is the lowest value, of min the highest
             return _empty_extremum(xp, a, axis, keepdims, name)
+        if name == "mean" and a.dtype.kind in "iu" and not a.size:  # TF: an empty integer mean is 0
+            return xp.zeros(xp.sum(xp.zeros(a.shape, dtype=np.int8), axis=axis, keepdims=keepdims).shape, a.dtype)
         if name == "mean" and a.dtype.kind == "f" and xp is np:
             return _host_float_mean(a, axis, keepdims)
         if name == "mean" and a.dtype.kind == "f" and a.dtype.itemsize < 4:  # TF accumulates halves as halves
@@ -558,7 +560,7 @@ def _clip_grad(e, g):
 
 @define("ClipByValue", REAL_NUMBERS, shape=rules.broadcast, grad=_clip_grad)
 def _clip(xp, a, low, high):
-    return xp.minimum(xp.maximum(a, low), high)
+    return xp.maximum(xp.minimum(a, high), low)  # TF's order: with low > high every value becomes low
 
 
 def _select_v2_grad(e, g):

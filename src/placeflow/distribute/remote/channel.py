@@ -15,13 +15,15 @@ import os
 import socket
 import threading
 import time
-from multiprocessing.connection import AuthenticationError, Client
+import struct
+from multiprocessing.connection import AuthenticationError, Client, answer_challenge, deliver_challenge
 
 from ...framework import errors
 from ..cluster import split_address
 
 KEY_VARIABLE = "PLACEFLOW_CLUSTER_KEY"
 CONNECT_TIMEOUT_S = 30.0
+HANDSHAKE_TIMEOUT_S = 10.0  # a peer that does not finish the key challenge within this is dropped
 KEEPALIVE = tuple((getattr(socket, name), value) for name, value in
                   (("TCP_KEEPIDLE", 5), ("TCP_KEEPINTVL", 1), ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", 8000))
                   if hasattr(socket, name))
@@ -31,6 +33,32 @@ def cluster_key():
     """The cluster's shared key (bytes) from PLACEFLOW_CLUSTER_KEY, or None."""
     key = os.environ.get(KEY_VARIABLE, "")
     return key.encode() if key else None
+
+
+def set_io_deadline(connection, seconds: float) -> None:
+    """Make a blocking send or receive on `connection` fail (OSError) after `seconds` (0: wait forever)."""
+    sock = socket.socket(fileno=os.dup(connection.fileno()))
+    try:
+        value = struct.pack("ll", int(seconds), int((seconds % 1) * 1e6))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, value)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, value)
+    finally:
+        sock.close()
+
+
+def handshake(connection, key, server: bool, seconds: float | None = None) -> None:
+    """multiprocessing's mutual HMAC challenge on `connection` (when the cluster has a key) within `seconds`:
+    AuthenticationError for a wrong key, OSError or EOFError for a peer that stalls or leaves."""
+    if key is None:
+        return
+    set_io_deadline(connection, HANDSHAKE_TIMEOUT_S if seconds is None else seconds)
+    if server:
+        deliver_challenge(connection, key)
+        answer_challenge(connection, key)
+    else:
+        answer_challenge(connection, key)
+        deliver_challenge(connection, key)
+    set_io_deadline(connection, 0)
 
 
 def keep_alive(connection) -> None:
@@ -57,7 +85,14 @@ class TaskChannel:
         deadline = time.monotonic() + timeout_s
         while True:
             try:
-                connection = Client(split_address(self.address), family="AF_INET", authkey=cluster_key())
+                connection = Client(split_address(self.address), family="AF_INET", authkey=None)
+                try:
+                    handshake(connection, cluster_key(), server=False)
+                except (EOFError, OSError):
+                    connection.close()
+                    raise errors.UnavailableError(None, None, (
+                        f"Task {self.name} at {self.address} did not complete the key challenge within "
+                        f"{HANDSHAKE_TIMEOUT_S:.0f} s (is it a placeflow server, and is it overloaded?).")) from None
                 keep_alive(connection)
                 return connection
             except AuthenticationError:

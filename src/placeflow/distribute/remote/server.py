@@ -24,7 +24,7 @@ from ...ops.registry import op_def
 from ...placement import cluster_devices
 from ...runtime import registry
 from ..cluster import ClusterSpec, split_address
-from .channel import KEY_VARIABLE, cluster_key, keep_alive
+from .channel import KEY_VARIABLE, cluster_key, handshake, keep_alive
 
 log = logging.getLogger("placeflow.distribute")
 
@@ -75,7 +75,10 @@ class Server:
             return
         key = cluster_key()
         try:
-            self._listener = Listener(split_address(self._address), family="AF_INET", backlog=64, authkey=key)
+            # no authkey here: Listener.accept would run the key challenge inline, so one silent connection
+            # would stop every other client; each connection's own thread runs it, with a deadline
+            self._listener = Listener(split_address(self._address), family="AF_INET", backlog=64, authkey=None)
+            self._key = key
         except OSError as exc:
             raise errors.UnavailableError(None, None, (
                 f"Could not start the server of /job:{self._job}/task:{self._task} at {self._address}: {exc}. "
@@ -107,8 +110,8 @@ class Server:
                 if self._stopped.is_set():
                     return
                 continue
-            keep_alive(connection)
-            threading.Thread(target=_serve, args=(connection,), name="server-client", daemon=True).start()
+            threading.Thread(target=_authenticate_and_serve, args=(connection, self._key), name="server-client",
+                             daemon=True).start()
 
     def __repr__(self) -> str:
         return f"<tf.distribute.Server /job:{self._job}/task:{self._task} at {self._address}>"
@@ -119,6 +122,17 @@ def _only(values, argument, what):
     if len(values) != 1:
         raise ValueError(f"`{argument}` must be given when the cluster has several {what} ({values}).")
     return values[0]
+
+
+def _authenticate_and_serve(connection, key) -> None:
+    """The key challenge (bounded by channel.HANDSHAKE_TIMEOUT_S), then the client's requests."""
+    try:
+        handshake(connection, key, server=True)
+    except Exception:  # noqa: BLE001 - a wrong key, a stalled or vanished peer: drop it, never the server
+        connection.close()
+        return
+    keep_alive(connection)
+    _serve(connection)
 
 
 def _serve(connection) -> None:
@@ -132,8 +146,11 @@ def _serve(connection) -> None:
                 return
             try:
                 reply = ("ok", _answer(message, segments))
-            except BaseException as exc:  # noqa: BLE001 - every failure goes back to the client
+            except errors.OpError as exc:
                 reply = ("error", _sendable(exc))
+            except Exception as exc:  # noqa: BLE001 - a malformed request: TF's class, naming the problem
+                reply = ("error", errors.InvalidArgumentError(None, None, (
+                    f"Malformed request to a placeflow server ({_describe(message)}): {type(exc).__name__}: {exc}")))
             try:
                 connection.send(reply)
             except (OSError, ValueError):
@@ -172,6 +189,11 @@ def _run_op(device_name, op, args, attrs, name):
 
 def _context():
     return context_module._context or context_module.context()
+
+
+def _describe(message) -> str:
+    kind = message[0] if isinstance(message, tuple) and message else message
+    return f"request {kind!r}"[:200]
 
 
 def _sendable(exc):
