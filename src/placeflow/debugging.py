@@ -9,6 +9,7 @@ from .api.assertions import (  # noqa: F401
     assert_positive, assert_proper_iterable, assert_rank_at_least, assert_rank_in, assert_same_float_dtype,
     assert_scalar, assert_type, is_numeric_tensor,
 )
+from .api.shape_assertions import assert_shapes  # noqa: F401
 from .config.api import get_log_device_placement, set_log_device_placement  # noqa: F401
 from .graph.error_layout import (  # noqa: F401
     disable_traceback_filtering, enable_traceback_filtering, is_traceback_filtering_enabled,

@@ -5733,3 +5733,40 @@ def case_linalg_linear_operators(tf, env):
     out["compose_op"] = _data_outcome(lambda: r((d @ full).to_dense()))
     out["errors"] = _data_outcome(lambda: L.LinearOperatorIdentity(2, is_non_singular=False))
     return out
+
+
+def case_debugging_assert_shapes(tf, env):
+    x, y, p = tf.zeros([10, 3]), tf.ones([10, 7]), tf.Variable([1.0, 2.0, 3.0])
+    check = tf.debugging.assert_shapes
+    calls = {
+        "holds": lambda: check([(x, ("N", "Q")), (y, ("N", "D")), (p, ("Q",)), (1.0, ())]),
+        "rank": lambda: check([(p, ("N", "Q"))]),
+        "symbol": lambda: check([(x, ("N", "D")), (y, ("N", "D"))]),
+        "explicit": lambda: check([(x, (10, 4))], message="hey: "),
+        "outer_star": lambda: check([(x, ("*", 3))]),
+        "outer_star_rank": lambda: check([(p, ("*", "A", 3))]),
+        "outer_ellipsis": lambda: check([(tf.zeros([2, 5, 3]), (..., "Q")), (x, ("N", "Q"))]),
+        "any_size": lambda: check([(x, (".", None))]),
+        "scalar_shape": lambda: check([(tf.zeros([1]), ())]),
+        "scalar_shape_fails": lambda: check([(tf.zeros([2]), ())]),
+    }
+    out = {name: _raised(call) for name, call in calls.items()}
+
+    def traced(spec):
+        def body(a):
+            result = tf.debugging.assert_shapes([(a, spec)])
+            return tf.identity(a) if result is None else a
+        return _raised(lambda: tf.function(body)(x))
+    out["traced_holds"], out["traced_fails"] = traced(("N", 3)), traced(("N", 4))
+    out["traced_fails"][1] = out["traced_fails"][1].split("ValueError: ")[-1].strip()  # TF adds AutoGraph's frame
+
+    def dynamic(a, b):
+        tf.debugging.assert_shapes([(a, ("N",)), (b, ("N",))])
+        return a
+    f = tf.function(dynamic, input_signature=[tf.TensorSpec([None]), tf.TensorSpec([None])])
+    out["run_time_holds"] = f(tf.zeros([3]), tf.zeros([3])).numpy().tolist()
+    try:
+        f(tf.zeros([3]), tf.zeros([4]))
+    except tf.errors.InvalidArgumentError as error:
+        out["run_time_fails"] = _graph_failure(error.message)
+    return out
