@@ -45,6 +45,7 @@ record-tf:
 	$(TF_VENV)/bin/python tests/graph/record_tf_session_soft.py > tests/graph/tf_session_soft.json
 	$(TF_VENV)/bin/python tests/graph/record_tf_graph_errors.py > tests/graph/tf_graph_errors.json
 	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/checkpoint/record_tf_checkpoints.py
+	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/saved_model/record_tf_saved_model.py
 	$(TF_VENV)/bin/python -c "import PIL" 2>/dev/null || $(TF_VENV)/bin/pip install --quiet pillow
 	$(TF_VENV)/bin/python tests/api/record_tf_image_codecs.py tests/api/tf_image_codecs.json
 

@@ -4,7 +4,8 @@ Use it as `import placeflow as tf`. Importing never imports CuPy nor touches CUD
 """
 
 from . import (  # noqa: F401
-    autograph, compat, config, data, debugging, distribute, errors, nest, summary, python, sysconfig, test, train, version,
+    autograph, compat, config, data, debugging, distribute, errors, nest, saved_model, summary, python, sysconfig, test,
+    train, types, version,
 )
 from . import ops as _ops  # noqa: F401  (defines every op)
 from .api import operators as _operators  # noqa: F401  (installs Python operators on tensors)

@@ -5770,3 +5770,20 @@ def case_debugging_assert_shapes(tf, env):
     except tf.errors.InvalidArgumentError as error:
         out["run_time_fails"] = _graph_failure(error.message)
     return out
+
+
+def case_lookup_static_vocabulary_table(tf, env):
+    init = tf.lookup.KeyValueTensorInitializer(["emerson", "lake", "palmer"], tf.constant([0, 1, 2], tf.int64))
+    table = tf.lookup.StaticVocabularyTable(init, num_oov_buckets=5)
+    words = tf.constant(["emerson", "lake", "palmer", "king", "crimson", ""])
+    ints = tf.lookup.StaticVocabularyTable(
+        tf.lookup.KeyValueTensorInitializer(tf.constant([10, 20], tf.int64), tf.constant([0, 1], tf.int64)), 3)
+    out = {"eager": table.lookup(words).numpy().tolist(), "size": int(table.size()),
+           "dtypes": [table.key_dtype.name, table.value_dtype.name],
+           "int_keys": ints.lookup(tf.constant([10, 20, 30, 31, 7], tf.int64)).numpy().tolist(),
+           "traced": tf.function(lambda k: table.lookup(k))(tf.constant([["lake", "zzz"]])).numpy().tolist()}
+    out["errors"] = [_raised(lambda: tf.lookup.StaticVocabularyTable(init, num_oov_buckets=0)),
+                     _raised(lambda: tf.lookup.StaticVocabularyTable(
+                         tf.lookup.KeyValueTensorInitializer(["a"], tf.constant([0], tf.int32)), 2)),
+                     _raised(lambda: table.lookup(tf.constant([1])))]
+    return out

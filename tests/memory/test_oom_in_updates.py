@@ -49,3 +49,19 @@ def test_an_oom_in_a_variable_update_in_a_session_names_the_node(make_context):
         with pytest.raises(tf.errors.ResourceExhaustedError, match="AssignAdd"):
             session.run([update, read, other])
         np.testing.assert_array_equal(session.run(v), np.zeros([10, MIB // 4], np.float32))
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_an_output_larger_than_the_machine_is_refused_before_it_is_allocated(mode):
+    """(issue 31: Dense(units=2**31) allocated 32 GiB lazily and filled it) A kernel whose output size is known
+    beforehand is refused when it exceeds the machine's memory, before anything is allocated."""
+    make = lambda: tf.zeros([1 << 25, 1 << 25])  # noqa: E731 - 4 PiB
+    with pytest.raises(tf.errors.ResourceExhaustedError, match="more than this machine's"):
+        make() if mode == "eager" else tf.function(make)()
+
+
+def test_a_keras_layer_too_large_for_the_machine_is_refused_quickly():
+    from placeflow.runtime import device
+    units = max(2 ** 31, device._HOST_MEMORY // 8 + 1)  # a 4 x units float32 kernel exceeds this machine
+    with pytest.raises(tf.errors.ResourceExhaustedError):
+        tf.keras.layers.Dense(units)(tf.ones([2, 4]))

@@ -174,3 +174,53 @@ class MutableHashTable(_TableBase):
 
 
 experimental = types.SimpleNamespace(MutableHashTable=MutableHashTable)
+
+
+class StaticVocabularyTable:
+    """Keys of a vocabulary to their int64 ids, and every other key to one of `num_oov_buckets` ids after the
+    vocabulary (vocabulary size + Fingerprint64 bucket of the key, or of an integer key's decimal text)."""
+
+    def __init__(self, initializer, num_oov_buckets, lookup_key_dtype=None, name=None,
+                 experimental_is_anonymous=False):
+        if num_oov_buckets <= 0:
+            raise ValueError("`num_oov_buckets` must be > 0; use StaticHashTable.")
+        if initializer.value_dtype != dtypes.int64:
+            raise TypeError(f"Invalid `value_dtype`, expected {dtypes.int64!s} but got {initializer.value_dtype!s}.")
+        self._table = StaticHashTable(initializer, -1)
+        self._num_oov_buckets = int(num_oov_buckets)
+        self._key_dtype = dtypes.as_dtype(lookup_key_dtype or initializer.key_dtype)
+        self.name = name or "hash_table"
+
+    @property
+    def key_dtype(self):
+        """The dtype lookups take."""
+        return self._key_dtype
+
+    @property
+    def value_dtype(self):
+        """int64: the ids."""
+        return dtypes.int64
+
+    @property
+    def resource_handle(self):
+        """The table itself (placeflow has no separate resource handles)."""
+        return self._table
+
+    def size(self, name=None):
+        """The vocabulary size plus the number of OOV buckets (an int64 scalar)."""
+        from . import math_ops
+        return math_ops.add(self._table.size(), convert_to_tensor(self._num_oov_buckets, dtype=dtypes.int64))
+
+    def lookup(self, keys, name=None):
+        """Each key's id: its vocabulary id, else vocabulary size + its hash bucket."""
+        from . import math_ops, strings
+        if hasattr(keys, "dtype") and keys.dtype != self._key_dtype:
+            raise TypeError(f"Dtype of argument `keys` must be {self._key_dtype!s}, received: {keys.dtype!s}")
+        keys = convert_to_tensor(keys, dtype=self._key_dtype)
+        ids = self._table.lookup(keys)
+        text = keys if self._key_dtype == dtypes.string else strings.as_string(keys)
+        buckets = math_ops.add(strings.to_hash_bucket_fast(text, self._num_oov_buckets), self._table.size())
+        return math_ops.where(math_ops.equal(ids, convert_to_tensor(-1, dtype=dtypes.int64)), buckets, ids)
+
+    def __getitem__(self, keys):
+        return self.lookup(keys)

@@ -925,5 +925,5 @@ def _checked_state(initial_state, new_state):
         old_dtype, new_dtype = convert_to_tensor(old).dtype, convert_to_tensor(new).dtype
         if old_dtype != new_dtype:
             raise TypeError(f"The element types for the new state must match the initial state. Expected "
-                            f"{old_dtype!r} but got {new_dtype!r}.")
+                            f"{old_dtype!s} but got {new_dtype!s}.")
     return new_state

@@ -82,6 +82,33 @@ class ConcreteFunction:
         self._ran_on = next(iter(used.values())) if len(used) == 1 else registry.devices(ctx)[0]
         self._plan = plan
 
+    def pretty_printed_signature(self, verbose=True) -> str:
+        """The trace's arguments, output and captured variables as text (TF's layout)."""
+        inputs = "\n".join(f"  {t.op.name} (POSITIONAL_OR_KEYWORD): {TensorSpec(t.shape, t.dtype, t.op.name)!r}"
+                            for t in self.inputs) or "  None"
+        outputs = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype) if isinstance(t, Tensor) else t,
+                                     self.structured_outputs)
+        captures = "\n".join(f"  {v.name}: {TensorSpec(v.shape, v.dtype)!r}" for v in self.variables) or "  None"
+        return f"Input Parameters:\n{inputs}\nOutput Type:\n  {outputs!r}\nCaptures:\n{captures}"
+
+    @property
+    def variables(self) -> tuple:
+        """The variables the trace reads or writes (its branch and loop bodies' too), each once."""
+        found: dict = {}
+        graphs = [self.graph]
+        while graphs:
+            for op in graphs.pop().get_operations():
+                if isinstance(op.resource, Variable):
+                    found.setdefault(id(op.resource), op.resource)
+                graphs.extend(value._function.graph for value in op.attrs.values()
+                              if getattr(value, "_function", None) is not None)
+        return tuple(found.values())
+
+    @property
+    def trainable_variables(self) -> tuple:
+        """The trainable ones of `variables`."""
+        return tuple(v for v in self.variables if v.trainable)
+
     @property
     def structured_input_signature(self):
         """The (args, kwargs) specs of the tensor arguments this trace takes, as TensorSpecs."""
@@ -189,6 +216,13 @@ class Function:
     def input_signature(self):
         """The TensorSpecs every call must match, or None."""
         return self._input_signature
+
+    def _list_all_concrete_functions(self) -> list:
+        """Every trace made so far, each once (TF's name; Keras's export reads it)."""
+        seen: dict = {}
+        for concrete in list(self._cache.values()):
+            seen.setdefault(id(concrete), concrete)
+        return list(seen.values())
 
     def experimental_get_tracing_count(self) -> int:
         """How many times the function has been traced."""

@@ -18,6 +18,8 @@ from __future__ import annotations
 import contextlib
 import functools
 
+import os
+
 import numpy as np
 
 from ..framework.device_spec import DeviceSpec
@@ -103,8 +105,10 @@ class HostCPU(Device):
 
     def run(self, op, fn, args, attrs=None, name=None, presize=None):
         """Run kernel `fn` of `op` with NumPy and count its outputs to the host (which has no limit to
-        check beforehand: NumPy's MemoryError becomes ResourceExhaustedError)."""
+        check beforehand but the machine's memory: NumPy's MemoryError becomes ResourceExhaustedError)."""
         try:
+            if presize is not None:
+                _check_host_fits(*presize(args, attrs or {}))
             out = fn(np, *args, **attrs) if attrs else fn(np, *args)
         except BaseException as exc:  # noqa: BLE001 - converted (or re-raised as is) below
             _reraise(exc, op, name, self)
@@ -113,8 +117,34 @@ class HostCPU(Device):
         return self.charge(out)
 
     def node_call(self, op, fn, attrs, presize=None):
-        """A plan node on the host: the bare kernel (its outputs are counted once per step by the plan)."""
+        """A plan node on the host: the bare kernel (its outputs are counted once per step by the plan), after
+        the machine-memory check of an output whose size the kernel declares."""
+        if presize is not None:
+            def call(*args):
+                _check_host_fits(*presize(args, attrs))
+                return fn(np, *args, **attrs)
+            return call
         return functools.partial(fn, np, **attrs) if attrs else functools.partial(fn, np)
+
+
+def _host_memory_bytes() -> int:
+    """The machine's physical memory (0 when the platform does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+_HOST_MEMORY = _host_memory_bytes()
+
+
+def _check_host_fits(shape, dtype) -> None:
+    """MemoryError (then TF's ResourceExhaustedError) for an output larger than the machine's memory, before
+    anything is allocated: the system would otherwise hand out the pages lazily and fill them slowly."""
+    if _HOST_MEMORY and elements(shape) * np.dtype(dtype).itemsize > _HOST_MEMORY:
+        raise MemoryError(f"Unable to allocate {elements(shape) * np.dtype(dtype).itemsize / 2**30:.1f} GiB for an "
+                          f"array with shape {tuple(shape)} and data type {np.dtype(dtype).name}: more than this "
+                          f"machine's {_HOST_MEMORY / 2**30:.1f} GiB of memory")
 
 
 class SimulatedGPU(Device):
