@@ -5787,3 +5787,43 @@ def case_lookup_static_vocabulary_table(tf, env):
                          tf.lookup.KeyValueTensorInitializer(["a"], tf.constant([0], tf.int32)), 2)),
                      _raised(lambda: table.lookup(tf.constant([1])))]
     return out
+
+
+def case_image_patches_crops_and_nms(tf, env):
+    rng = np.random.default_rng(0)
+    img = tf.constant(rng.random((2, 6, 7, 3), dtype=np.float32))
+    out = {}
+    for pad in ["VALID", "SAME"]:
+        for k, s, r in [((1, 2, 2, 1), (1, 2, 2, 1), (1, 1, 1, 1)), ((1, 3, 2, 1), (1, 1, 3, 1), (1, 2, 1, 1))]:
+            p = tf.image.extract_patches(img, k, s, r, pad)
+            out[f"patches_{pad}_{k[1]}{k[2]}"] = [list(p.shape), p.numpy().round(5).tolist()]
+    traced = tf.function(lambda x: tf.image.extract_patches(x, (1, 3, 3, 1), (1, 2, 2, 1), (1, 1, 1, 1), "SAME"))
+    out["patches_traced"] = traced(img).numpy().round(5).tolist()
+    out["resize_with_pad"] = tf.image.resize_with_pad(img, 5, 9).numpy().round(5).tolist()
+    out["resize_with_pad_nearest"] = tf.image.resize_with_pad(img[0], 10, 4, method="nearest").numpy().round(5).tolist()
+    boxes = tf.constant([[0.1, 0.2, 0.7, 0.9], [0.0, 0.0, 1.0, 1.0], [0.5, 0.5, 0.2, 0.1], [-0.2, 0.1, 1.3, 0.5]])
+    out["crop_and_resize"] = tf.image.crop_and_resize(img, boxes, [0, 1, 1, 0], [3, 4]).numpy().round(5).tolist()
+    out["crop_nearest"] = tf.image.crop_and_resize(img, boxes, [0, 1, 1, 0], [2, 5], method="nearest",
+                                                   extrapolation_value=-1.0).numpy().round(5).tolist()
+    out["crop_1x1"] = tf.image.crop_and_resize(img, boxes[:2], [0, 1], [1, 1]).numpy().round(5).tolist()
+    crop = tf.function(lambda x, b: tf.image.crop_and_resize(x, b, [1, 0, 0, 1], [2, 2]))
+    out["crop_traced"] = crop(img, boxes).numpy().round(5).tolist()
+    b = tf.constant([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11], [0, 10.1, 1, 11.1],
+                     [0, 100, 1, 101], [1, 1, 0, 0]], tf.float32)
+    sc = tf.constant([0.9, 0.75, 0.6, 0.95, 0.5, 0.3, 0.9])
+    out["nms"] = tf.image.non_max_suppression(b, sc, 5, 0.5).numpy().tolist()
+    out["nms_threshold"] = tf.image.non_max_suppression(b, sc, 10, 0.5, score_threshold=0.55).numpy().tolist()
+    out["nms_ties"] = tf.image.non_max_suppression(b, tf.ones([7]), 10, 0.3).numpy().tolist()
+    indices, scores = tf.image.non_max_suppression_with_scores(b, sc, 6, 1.0, soft_nms_sigma=0.5)
+    out["soft_nms"] = [indices.numpy().tolist(), scores.numpy().round(6).tolist()]
+    out["nms_traced"] = tf.function(lambda b, s: tf.image.non_max_suppression(b, s, 3))(b, sc).numpy().tolist()
+    x = tf.Variable(img)
+    with tf.GradientTape() as tape:
+        y = (tf.reduce_sum(tf.image.crop_and_resize(x, boxes, [0, 1, 1, 0], [3, 4]) ** 2)
+             + tf.reduce_sum(tf.image.extract_patches(x, (1, 2, 2, 1), (1, 1, 1, 1), (1, 1, 1, 1), "SAME") ** 2))
+    out["gradient"] = tape.gradient(y, x).numpy().round(4).tolist()
+    out["errors"] = [_raised(lambda: tf.image.non_max_suppression(b, sc, -1)),
+                     _raised(lambda: tf.image.extract_patches(img, (1, 2, 2, 1), (1, 1, 1, 1), (1, 1, 1, 1), "FULL"))]
+    for error in out["errors"]:  # the kernel's text, without TF's node prefix and op suffix
+        error[1] = error[1].splitlines()[0].split("}} ")[-1].split(" [Op:")[0].split("\n")[0]
+    return out

@@ -199,12 +199,17 @@ from .image_random import (  # noqa: E402,F401 - tf.image's random and stateless
     stateless_random_saturation,
 )
 
+from .image_boxes import (  # noqa: E402,F401 - patches, crops and non-max suppression
+    crop_and_resize, extract_patches, non_max_suppression, non_max_suppression_with_scores, resize_with_pad,
+)
+
 from .image_codecs import (  # noqa: E402,F401 - image files, also under tf.io
     decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png, encode_jpeg, encode_png,
     extract_jpeg_shape, is_jpeg,
 )
 
-__all__ = ["ResizeMethod", "decode_and_crop_jpeg", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg",
+__all__ = ["ResizeMethod", "crop_and_resize", "extract_patches", "non_max_suppression",
+           "non_max_suppression_with_scores", "resize_with_pad", "decode_and_crop_jpeg", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg",
            "decode_png", "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg", "adjust_hue", "adjust_saturation", "random_brightness", "random_contrast", "random_crop",
            "random_flip_left_right", "random_flip_up_down", "random_hue", "random_saturation",
            "stateless_random_brightness", "stateless_random_contrast", "stateless_random_crop",

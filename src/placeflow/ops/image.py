@@ -155,3 +155,64 @@ def _adjust_saturation(xp, images, scale):
     factor = np.float32(np.asarray(scale))
     return xp.asarray(_adjust(images, lambda hue, saturation: (hue, np.clip(saturation * factor, 0, 1)
                                                                  .astype(np.float32))))
+
+
+def _nms_shape(shapes, attrs):
+    return [(None,), (None,)]
+
+
+@define("_NonMaxSuppression", {d.float16, d.float32, d.float64}, gpu=(), shape=_nms_shape, grad=NOT_DIFFERENTIABLE,
+        dtype=lambda dtype, attrs: [d.int32, dtype])
+def _non_max_suppression(xp, boxes, scores, max_output_size=0, iou_threshold=0.5, score_threshold=float("-inf"),
+                         sigma=0.0):
+    """TF's greedy (and Gaussian soft) non-max suppression (NonMaxSuppressionV5's CPU kernel): candidates by
+    descending score (ties: lower index first), each checked lazily against the boxes selected since it was last
+    looked at; a re-scored candidate goes back into the queue."""
+    import heapq
+    from ..framework.errors import InvalidArgumentError
+    if max_output_size < 0:
+        raise InvalidArgumentError(None, None, "output size must be non-negative")
+    if not 0 <= iou_threshold <= 1:
+        raise InvalidArgumentError(None, None, "iou_threshold must be in [0, 1]")
+    boxes = np.asarray(boxes, np.float32)
+    scores_in = np.asarray(scores)
+    scale = np.float32(-0.5 / sigma if sigma > 0 else 0.0)
+    queue = [(-float(s), i, 0) for i, s in enumerate(scores_in.astype(np.float32)) if s > score_threshold]
+    heapq.heapify(queue)
+    selected, kept = [], []
+    while len(selected) < max_output_size and queue:
+        negative, index, begin = heapq.heappop(queue)
+        original = score = np.float32(-negative)
+        hard = False
+        for j in range(len(selected) - 1, begin - 1, -1):
+            similarity = _iou(boxes[index], boxes[selected[j]])
+            weight = np.exp(scale * similarity * similarity) if sigma > 0 or similarity <= iou_threshold else 0.0
+            score = np.float32(score * np.float32(weight))
+            if sigma <= 0 and similarity > iou_threshold:
+                hard = True
+                break
+            if score <= score_threshold:
+                break
+        if hard:
+            continue
+        if score == original:
+            selected.append(index)
+            kept.append(score)
+        elif score > score_threshold:
+            heapq.heappush(queue, (-float(score), index, len(selected)))
+    return np.asarray(selected, np.int32), np.asarray(kept, scores_in.dtype)
+
+
+def _iou(a, b) -> float:
+    """Intersection over union of two [y1, x1, y2, x2] float32 boxes (corners in either order), in float32 as
+    TF's kernel computes it; 0 for empty boxes."""
+    zero = np.float32(0)
+    ay1, ay2 = min(a[0], a[2]), max(a[0], a[2])
+    ax1, ax2 = min(a[1], a[3]), max(a[1], a[3])
+    by1, by2 = min(b[0], b[2]), max(b[0], b[2])
+    bx1, bx2 = min(b[1], b[3]), max(b[1], b[3])
+    area_a, area_b = (ay2 - ay1) * (ax2 - ax1), (by2 - by1) * (bx2 - bx1)
+    if area_a <= 0 or area_b <= 0:
+        return zero
+    inter = max(min(ay2, by2) - max(ay1, by1), zero) * max(min(ax2, bx2) - max(ax1, bx1), zero)
+    return inter / (area_a + area_b - inter)
