@@ -38,6 +38,8 @@ record-tf:
 	$(TF_VENV)/bin/python tests/runtime/record_tf_error_classes.py
 	$(TF_VENV)/bin/python tests/badinputs/record_tf_bad_inputs.py
 	$(TF_VENV)/bin/python tests/tnp/record_tf_tnp.py
+	$(TF_VENV)/bin/python tests/ctc/record_tf_ctc.py
+	$(TF_VENV)/bin/python tests/special/record_tf_special.py
 	$(TF_VENV)/bin/python tests/ops/record_tf_op_dtypes.py
 	$(TF_VENV)/bin/python tests/memory/record_tf_memory.py
 	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/summary/record_tf_reads.py

@@ -122,6 +122,30 @@ def rows():
         values, vectors = np.linalg.eigh(symmetric)
         return (vectors * np.exp(values)[:, None, :]) @ np.swapaxes(vectors, -1, -2)
 
+    tnp = tf.experimental.numpy
+    square = rng.standard_normal((256, 256))
+    square_t = tnp.asarray(square)
+    tnp_traced = tf.function(lambda m: tnp.sum(tnp.matmul(m, m), axis=0))
+    boxes = np.sort(rng.random((1000, 4), dtype=np.float32).reshape(1000, 2, 2), axis=1).reshape(1000, 4)
+    box_scores = rng.random(1000, dtype=np.float32)
+    boxes_t, box_scores_t = tf.constant(boxes), tf.constant(box_scores)
+    nms_traced = tf.function(lambda b, s: tf.image.non_max_suppression(b, s, 100, 0.5))
+    bessel_points = np.linspace(0.0, 30.0, 100_000)
+    bessel_points_t = tf.constant(bessel_points)
+    bessel_traced = tf.function(lambda x: tf.math.special.bessel_j0(x))
+
+    def nms_numpy():
+        order, kept = np.argsort(-box_scores, kind="stable"), []
+        area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+        while order.size and len(kept) < 100:
+            best, order = order[0], order[1:]
+            kept.append(best)
+            top = np.maximum(boxes[best, :2], boxes[order, :2])
+            bottom = np.minimum(boxes[best, 2:], boxes[order, 2:])
+            inter = np.prod(np.clip(bottom - top, 0, None), axis=1)
+            order = order[inter / (area[best] + area[order] - inter) <= 0.5]
+        return kept
+
     def split_numpy():
         parts = [s.split() for s in words]
         out = np.full((len(parts), 12), "", dtype=object)
@@ -165,6 +189,13 @@ def rows():
         ("py_function tanh 1000 (vs NumPy)", lambda: py_body(vector),
          lambda: tf.py_function(lambda a: tf.tanh(a) * 2.0, [vector_t], tf.float32),
          lambda: py_function_traced(vector_t), 200),
+        ("tnp sum(matmul) 256x256 float64", lambda: np.sum(square @ square, axis=0),
+         lambda: tnp.sum(tnp.matmul(square_t, square_t), axis=0), lambda: tnp_traced(square_t), 50),
+        ("non_max_suppression 1000 boxes", nms_numpy,
+         lambda: tf.image.non_max_suppression(boxes_t, box_scores_t, 100, 0.5),
+         lambda: nms_traced(boxes_t, box_scores_t), 10),
+        ("bessel_j0 100k (vs np.i0)*", lambda: np.i0(bessel_points), lambda: tf.math.special.bessel_j0(bessel_points_t),
+         lambda: bessel_traced(bessel_points_t), 5),
     ]
 
 
@@ -173,7 +204,8 @@ def main() -> None:
     for name, numpy_fn, eager_fn, traced_fn, number in rows():
         base, eager, traced = (per_call_us(fn, number) for fn in (numpy_fn, eager_fn, traced_fn))
         print(f"{name:32s} {base:10.1f} {eager:10.1f} {traced:12.1f} {eager / base:9.2f} {traced / base:7.2f}")
-    print("* the NumPy column of the hash row is Python's built-in hash (a different, C-speed hash): scale only")
+    print("* the NumPy column of the hash row is Python's built-in hash (a different, C-speed hash), of the Bessel "
+          "row NumPy's i0 (NumPy has no J0): scale only")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ DIVERGENCES = {
                               "returns NaN below the diagonal and zeros above"),
     "conv2d_filter_too_large_valid": ("InvalidArgumentError", "TF's CPU kernel returns an array of the input's "
                                                               "shape; placeflow refuses a window larger than the input"),
-    "ctc_shapes": ("NotImplementedError", "tf.nn.ctc_loss is not implemented in placeflow (refused by name)"),
     "random_set_seed_string": ("ValueError", "TF accepts a string seed; placeflow refuses it"),
     "range_string": ("TypeError", "TF fails a Python assert (AssertionError); placeflow names the bad bound"),
     "data_bucket_boundaries_unsorted": ("ValueError", "TF accepts unsorted boundaries; placeflow refuses them"),

@@ -5827,3 +5827,127 @@ def case_image_patches_crops_and_nms(tf, env):
     for error in out["errors"]:  # the kernel's text, without TF's node prefix and op suffix
         error[1] = error[1].splitlines()[0].split("}} ")[-1].split(" [Op:")[0].split("\n")[0]
     return out
+
+
+def _plain_data(x):
+    """An element as plain JSON values (strings decoded)."""
+    if isinstance(x, dict):
+        return {k: _plain_data(v) for k, v in sorted(x.items())}
+    if isinstance(x, (tuple, list)):
+        return [_plain_data(v) for v in x]
+    a = np.asarray(x.numpy() if hasattr(x, "numpy") else x)
+    if a.dtype == object:
+        items = [v.decode() if isinstance(v, bytes) else v for v in a.reshape(-1).tolist()]
+        return items[0] if a.ndim == 0 else items
+    value = a.tolist()
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def case_data_csv_sql_reducers_tables(tf, env):
+    import os
+    import sqlite3
+    import tempfile
+    folder = tempfile.mkdtemp()
+    csv_path = os.path.join(folder, "f1.csv")
+    with open(csv_path, "w") as f:
+        f.write('a,b,c\n1,2.5,x\n3,,y\n"5",6.0,"z,w"\n')
+    data, out = tf.data, {}
+    out["csv"] = [_plain_data(e) for e in data.experimental.CsvDataset(csv_path, [tf.int32, tf.constant(-1.0),
+                                                                                  tf.string], header=True)]
+    out["csv_select"] = [_plain_data(e) for e in data.experimental.CsvDataset(csv_path, [0, 0.0], header=True,
+                                                                              select_cols=[0, 1])]
+    try:
+        out["csv_missing"] = [_plain_data(e) for e in data.experimental.CsvDataset(
+            csv_path, [tf.int32, tf.float32, tf.string], header=True)]
+    except tf.errors.InvalidArgumentError as error:
+        out["csv_missing"] = error.message.split("}} ")[-1].split(" [Op:")[0]
+    out["make_csv"] = [_plain_data(e) for e in data.experimental.make_csv_dataset(
+        csv_path, batch_size=2, shuffle=False, num_epochs=1, column_defaults=[0, 0.0, "?"])]
+    out["make_csv_inferred"] = [_plain_data(e) for e in data.experimental.make_csv_dataset(
+        csv_path, batch_size=3, shuffle=False, num_epochs=1)]
+    out["make_csv_label"] = [_plain_data(e) for e in data.experimental.make_csv_dataset(
+        csv_path, batch_size=3, shuffle=False, num_epochs=1, label_name="a", select_columns=["a", "b"],
+        column_defaults=[0, 0.0])]
+    reducer = data.experimental.Reducer(lambda k: tf.constant(0, tf.int64), lambda s, x: s + x, lambda s: s)
+    out["group_by_reducer"] = sorted(_plain_data(e) for e in data.Dataset.range(10).apply(
+        data.experimental.group_by_reducer(lambda x: x % 3, reducer)))
+    out["pad_to_cardinality"] = [_plain_data(e) for e in data.Dataset.from_tensor_slices({"x": [1, 2]}).apply(
+        data.experimental.pad_to_cardinality(4))]
+    pairs = data.Dataset.from_tensor_slices((tf.constant(["a", "b"]), tf.constant([7, 8], tf.int64)))
+    out["table_from_dataset"] = _plain_data(data.experimental.table_from_dataset(pairs, default_value=-1).lookup(
+        tf.constant(["b", "a", "q"])))
+    vocabulary = data.Dataset.from_tensor_slices(tf.constant(["x", "y", "z"]))
+    out["index_table"] = _plain_data(data.experimental.index_table_from_dataset(vocabulary, num_oov_buckets=2).lookup(
+        tf.constant(["z", "x", "nope"])))
+    database = os.path.join(folder, "t.db")
+    connection = sqlite3.connect(database)
+    connection.execute("create table t (n integer, s text, f real)")
+    connection.executemany("insert into t values (?,?,?)", [(1, "a", 0.5), (2, "b", 1.5)])
+    connection.commit()
+    connection.close()
+    out["sql"] = [_plain_data(e) for e in data.experimental.SqlDataset(
+        "sqlite", database, "select n, s, f from t order by n", (tf.int32, tf.string, tf.float64))]
+    out["sql_one_column"] = [_plain_data(e) for e in data.experimental.SqlDataset(
+        "sqlite", database, "select s from t order by n", tf.string)]
+    optional = data.experimental.get_next_as_optional(iter(data.Dataset.range(2)))
+    out["get_next_as_optional"] = [bool(optional.has_value()), int(optional.get_value())]
+    numpy_iterator = data.Dataset.range(2).as_numpy_iterator()
+    out["numpy_iterator"] = [type(numpy_iterator).__name__, isinstance(numpy_iterator, data.NumpyIterator),
+                             [int(v) for v in numpy_iterator]]
+    out["optional_alias"] = data.experimental.Optional is tf.experimental.Optional
+    out["empty_string_constant"] = list(tf.constant([], dtype=tf.string).shape)
+    return out
+
+
+def _sparse_plain(s):
+    return {"indices": s.indices.numpy().tolist(), "values": s.values.numpy().tolist(),
+            "shape": s.dense_shape.numpy().tolist()}
+
+
+def case_sparse_eye_fill_slice_split_softmax(tf, env):
+    out = {"eye": _sparse_plain(tf.sparse.eye(3, 4)),
+           "eye_int": [_sparse_plain(tf.sparse.eye(2, dtype=tf.int32)), tf.sparse.eye(2, dtype=tf.int32).dtype.name]}
+    a = tf.SparseTensor([[0, 1], [2, 0], [2, 3]], [1.0, 2.0, 3.0], [4, 5])
+    filled, empty = tf.sparse.fill_empty_rows(a, -1.0)
+    out["fill_empty_rows"] = [_sparse_plain(filled), empty.numpy().tolist()]
+    out["reset_shape"] = _sparse_plain(tf.sparse.reset_shape(a))
+    out["reset_shape_new"] = _sparse_plain(tf.sparse.reset_shape(a, [5, 6]))
+    out["reset_shape_small"] = _raised(lambda: tf.sparse.reset_shape(a, [2, 2]))[0]
+    out["slice"] = _sparse_plain(tf.sparse.slice(a, [1, 0], [3, 2]))
+    out["slice_past"] = _sparse_plain(tf.sparse.slice(a, [2, 3], [5, 5]))
+    b = tf.SparseTensor([[0, 0], [0, 2], [1, 1], [2, 0], [2, 1], [2, 4]], [1.0, 2.0, 3.0, 0.5, 0.5, 2.0], [3, 5])
+    out["softmax"] = tf.sparse.softmax(b).values.numpy().round(6).tolist()
+    out["split"] = [_sparse_plain(s) for s in tf.sparse.split(sp_input=b, num_split=2, axis=1)]
+    out["split0"] = [_sparse_plain(s) for s in tf.sparse.split(sp_input=b, num_split=3, axis=0)]
+    ids = tf.SparseTensor([[0, 0], [0, 1], [1, 0], [2, 2]], tf.constant([0, 3, 2, 1], tf.int64), [3, 4])
+    out["to_indicator"] = tf.sparse.to_indicator(ids, 4).numpy().tolist()
+    masked = tf.sparse.mask(tf.IndexedSlices(tf.constant([[1.0], [2.0], [3.0]]), tf.constant([0, 4, 7]),
+                                             tf.constant([10, 1])), tf.constant([4]))
+    out["mask"] = [masked.values.numpy().tolist(), masked.indices.numpy().tolist()]
+    return out
+
+
+def _ragged_with_dtypes(r):
+    return {"values": r.values.numpy().tolist(), "splits": r.row_splits.numpy().tolist(), "dtype": r.dtype.name,
+            "splits_dtype": r.row_splits.dtype.name}
+
+
+def case_ragged_range_mask_stack_cross(tf, env):
+    out = {"range": _ragged_with_dtypes(tf.ragged.range([0, 5, 8], [3, 3, 12], [1, -1, 2])),
+           "range_limits_only": _ragged_with_dtypes(tf.ragged.range([2, 0, 4])),
+           "range_float": _ragged_with_dtypes(tf.ragged.range([0.5, 1.0], [2.0, 2.0], 0.5)),
+           "splits_to_ids": tf.ragged.row_splits_to_segment_ids([0, 2, 2, 5]).numpy().tolist(),
+           "splits_to_ids_dtype": tf.ragged.row_splits_to_segment_ids(tf.constant([0, 1, 3], tf.int32)).dtype.name,
+           "ids_to_splits": tf.ragged.segment_ids_to_row_splits([0, 0, 2, 2, 2], num_segments=4).numpy().tolist(),
+           "ids_to_splits_default": tf.ragged.segment_ids_to_row_splits([0, 1, 1]).numpy().tolist()}
+    out["boolean_mask"] = _ragged_with_dtypes(tf.ragged.boolean_mask(
+        tf.constant([[1, 2, 3], [4, 5, 6]]), tf.constant([[True, False, True], [False, False, True]])))
+    out["boolean_mask_1d"] = tf.ragged.boolean_mask(tf.constant([1, 2, 3]), tf.constant([True, False, True])).numpy().tolist()
+    out["stack"] = _ragged_with_dtypes(tf.ragged.stack([tf.constant([1, 2]), tf.constant([3]), tf.constant([4, 5, 6])]))
+    out["stack_dynamic_partitions"] = _ragged_with_dtypes(tf.ragged.stack_dynamic_partitions(
+        tf.constant([10, 20, 30, 40, 50]), tf.constant([1, 0, 1, 3, 1]), 4))
+    x, y = tf.ragged.constant([["a", "b"], ["c"]]), tf.ragged.constant([["d"], ["e", "f"]])
+    out["cross"] = [[v.decode() for v in row] for row in tf.ragged.cross([x, y]).to_list()]
+    out["cross_hashed"] = tf.ragged.cross_hashed([x, y], num_buckets=10).to_list()
+    out["to_list_after_range"] = tf.ragged.range([3, 1]).to_list()
+    return out

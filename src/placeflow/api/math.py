@@ -26,3 +26,5 @@ from .math_ops import floormod as mod  # noqa: F401 - tf.math.mod is floormod
 from .math_ops import erfinv, invert_permutation, nextafter  # noqa: F401
 from .special_math import approx_max_k, approx_min_k, lbeta  # noqa: F401,E402
 from .special_math import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e  # noqa: F401,E402
+from . import math_special as special  # noqa: F401,E402
+from .special_more import betainc, igamma, igammac  # noqa: F401,E402

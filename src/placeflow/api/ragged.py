@@ -6,6 +6,8 @@ ops/ragged.py). Nested ragged dimensions are refused by name."""
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 from ..eager.convert import convert_to_tensor
@@ -169,13 +171,13 @@ class RaggedTensor:
     def to_list(self) -> list:
         """The rows as nested Python lists (eager)."""
         values, splits = self._values.numpy(), self._row_splits.numpy()
-        return [values[splits[i]:splits[i + 1]].tolist() for i in range(len(splits) - 1)]
+        return [values[splits[i]:splits[i + 1]].tolist() for i in builtins.range(len(splits) - 1)]
 
     def numpy(self):
         """An object array of each row's NumPy array (eager)."""
         values, splits = self._values.numpy(), self._row_splits.numpy()
         rows = np.empty(len(splits) - 1, dtype=object)
-        for i in range(len(splits) - 1):
+        for i in builtins.range(len(splits) - 1):
             rows[i] = values[splits[i]:splits[i + 1]]
         return rows
 
@@ -232,3 +234,9 @@ def split_rows(strings, sep=None, maxsplit=-1, name=None) -> RaggedTensor:
 
 
 __all__ = ["RaggedTensor", "constant", "map_flat_values"]
+
+
+from .ragged_more import (  # noqa: E402,F401,A004 - the rest of tf.ragged (`range` is TensorFlow's name)
+    boolean_mask, cross, cross_hashed, range, row_splits_to_segment_ids, segment_ids_to_row_splits, stack,
+    stack_dynamic_partitions,
+)

@@ -415,3 +415,8 @@ def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None, spa
         count = n if n is not None else math_ops.reduce_max(ids) + 1
         return unsorted_segment_sqrt_n(rows, ids, count)
     return _sparse_segment(data, indices, segment_ids, num_segments, reduce)
+
+
+from .sparse_more import (  # noqa: E402,F401 - the rest of tf.sparse
+    eye, fill_empty_rows, mask, reset_shape, slice, softmax, split, to_indicator,
+)

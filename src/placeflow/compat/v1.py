@@ -17,6 +17,7 @@ from ..graph.v1_api import placeholder_with_default
 from ..api.script_ops import py_func
 from ..api.control_flow import cond_v1 as cond, while_loop_v1 as while_loop
 from .summary_metadata import SummaryMetadata
+from ..api.ctc import compat_v1_nn as nn  # noqa: F401 - placeflow.nn with TF1's CTC signatures
 from ..init_ops import (
     Constant as constant_initializer, GlorotUniform as glorot_uniform_initializer, Ones as ones_initializer,
     RandomNormal as random_normal_initializer, RandomUniform as random_uniform_initializer,

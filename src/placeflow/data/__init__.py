@@ -3,7 +3,8 @@
 from . import experimental  # noqa: F401
 from .dataset import AUTOTUNE, Dataset  # noqa: F401
 from .iterator import Iterator  # noqa: F401
-from .options import Options  # noqa: F401
+from .options import Options, ThreadingOptions  # noqa: F401
+from .numpy_iterator import NumpyIterator  # noqa: F401
 from .tfrecord import tfrecord_dataset as TFRecordDataset  # noqa: F401,N812 - TensorFlow's name
 from .file_datasets import fixed_length_record_dataset as FixedLengthRecordDataset  # noqa: F401,N812
 from .file_datasets import text_line_dataset as TextLineDataset  # noqa: F401,N812

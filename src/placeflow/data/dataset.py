@@ -504,8 +504,9 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
         return OwnedIterator(self, self._device or "/cpu:0", _as_tensors)
 
     def as_numpy_iterator(self):
-        """Elements as NumPy structures."""
-        return iter(self._make_iterator())
+        """Elements as NumPy structures (a tf.data.NumpyIterator)."""
+        from .numpy_iterator import NumpyIterator
+        return NumpyIterator(self)
 
     def cardinality(self):
         """The number of elements as an int64 scalar tensor (-1 infinite, -2 unknown), as TF returns it."""

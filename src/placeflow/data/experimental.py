@@ -2,6 +2,10 @@
 transformations for Dataset.apply (scan, unique, group_by_window, bucket_by_sequence_length, ...)."""
 
 
+import numpy as np
+
+from ..api.optional import Optional  # noqa: F401 - tf.data.experimental.Optional is tf.experimental.Optional
+from .csv_datasets import CsvDataset, SqlDataset, make_csv_dataset  # noqa: F401
 from .dataset import AUTOTUNE, prefetch_to_device  # noqa: F401
 from .options import (  # noqa: F401
     AutoShardPolicy, AutotuneOptions, DistributeOptions, ExternalStatePolicy, OptimizationOptions, ThreadingOptions,
@@ -166,3 +170,99 @@ def at(dataset, index):
 def copy_to_device(target_device, source_device="/cpu:0"):
     """A transformation whose elements arrive on `target_device` (prefetch_to_device without a buffer)."""
     return prefetch_to_device(target_device, 1)
+
+
+# -- reducers, padding, tables from datasets, optionals ------------------------------------------------------------
+
+class Reducer:
+    """What group_by_reducer does per key: init_func(key) -> state, reduce_func(state, element) -> state,
+    finalize_func(state) -> the group's element."""
+
+    def __init__(self, init_func, reduce_func, finalize_func):
+        self.init_func, self.reduce_func, self.finalize_func = init_func, reduce_func, finalize_func
+
+
+def group_by_reducer(key_func, reducer):
+    """A transformation: one element per key (an int64 scalar of key_func), the reducer's result over that key's
+    elements, keys in the order they first appear."""
+    def transform(dataset):
+        from .dataset import Dataset, _call_eagerly, _map_structure, _to_host
+
+        def make():
+            states, order = {}, []
+            for element in dataset._make_iterator():
+                key = int(np.asarray(_call_eagerly(key_func, element)))
+                if key not in states:
+                    states[key] = _map_structure(_to_host, reducer.init_func(_tensor(np.int64(key))))
+                    order.append(key)
+                states[key] = _call_eagerly(reducer.reduce_func, (states[key],) + _parts(element))
+            for key in order:
+                yield _call_eagerly(reducer.finalize_func, states[key])
+        return Dataset(make, -2)
+    return transform
+
+
+def _tensor(value):
+    from ..eager.convert import convert_to_tensor
+    return convert_to_tensor(value)
+
+
+def _parts(element) -> tuple:
+    return element if isinstance(element, tuple) else (element,)
+
+
+def pad_to_cardinality(cardinality, mask_key="valid"):
+    """A transformation: a dataset of dicts padded to `cardinality` elements with zero elements whose `mask_key`
+    is False (True for the original elements)."""
+    def transform(dataset):
+        from .dataset import Dataset
+        count = dataset._cardinality
+        if count < 0:
+            raise ValueError(f"The dataset passed into `pad_to_cardinality` must have a known cardinality, but has "
+                             f"cardinality {count}")
+        if count > cardinality:
+            raise ValueError(f"The dataset passed into `pad_to_cardinality` must have a cardinality less than the "
+                             f"target cardinality ({cardinality}), but has cardinality {count}")
+        spec = dataset.element_spec
+        if not isinstance(spec, dict):
+            raise ValueError(f"`pad_to_cardinality` requires its input dataset to be a dictionary, got {spec!r}.")
+        padding = {key: np.zeros(tuple(s.shape), s.dtype.numpy_dtype) for key, s in spec.items()}
+
+        def make():
+            for element in dataset._make_iterator():
+                yield {mask_key: np.bool_(True), **element}
+            for _ in range(cardinality - count):
+                yield {mask_key: np.bool_(False), **padding}
+        return Dataset(make, cardinality)
+    return transform
+
+
+def table_from_dataset(dataset=None, num_oov_buckets=0, vocab_size=None, default_value=None, hasher_spec=None,
+                       key_dtype=None, name=None):
+    """A lookup table of the dataset's (key, value) pairs (a StaticHashTable; with OOV buckets, keys missing from
+    the table take vocab size + their hash bucket)."""
+    from ..api import lookup
+    if hasher_spec is not None or vocab_size is not None:
+        raise NotImplementedError("table_from_dataset(hasher_spec=, vocab_size=) is not implemented in placeflow.")
+    pairs = list(dataset.as_numpy_iterator())
+    keys = [k for k, _ in pairs]
+    values = np.asarray([v for _, v in pairs])
+    initializer = lookup.KeyValueTensorInitializer(keys, values, key_dtype=key_dtype)
+    if num_oov_buckets:
+        return lookup.StaticVocabularyTable(initializer, num_oov_buckets)
+    return lookup.StaticHashTable(initializer, default_value if default_value is not None else -1)
+
+
+def index_table_from_dataset(dataset=None, num_oov_buckets=0, vocab_size=None, default_value=-1, hasher_spec=None,
+                             key_dtype=None, name=None):
+    """A table from each key of the dataset to its position (int64), OOV keys as table_from_dataset says."""
+    from .dataset import Dataset
+    keys = list(dataset.as_numpy_iterator())
+    pairs = Dataset.from_tensor_slices((np.asarray(keys, dtype=object if keys and isinstance(keys[0], bytes)
+                                                   else None), np.arange(len(keys), dtype=np.int64)))
+    return table_from_dataset(pairs, num_oov_buckets, vocab_size, default_value, hasher_spec, key_dtype, name)
+
+
+def get_next_as_optional(iterator):
+    """The iterator's next element as a tf.experimental.Optional (empty at the end)."""
+    return iterator.get_next_as_optional()

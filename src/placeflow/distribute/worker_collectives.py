@@ -76,8 +76,8 @@ def rendezvous_store(address: str, is_master: bool, timeout_s: float):
                 listener = socket.create_server((host, port), reuse_port=False, backlog=128)
                 store = dist.TCPStore(host, port, None, is_master=True, timeout=timeout, wait_for_workers=False,
                                       master_listen_fd=listener.detach())
-            else:  # (a listener at that port that is not the store would hold the constructor forever)
-                store = _within(timeout_s, lambda: dist.TCPStore(host, port, None, is_master=False, timeout=timeout))
+            else:
+                store = dist.TCPStore(host, port, None, is_master=False, timeout=timeout)
         except (OSError, RuntimeError) as exc:
             role = "serve" if is_master else "reach"
             raise errors.UnavailableError(None, None, (
@@ -86,25 +86,6 @@ def rendezvous_store(address: str, is_master: bool, timeout_s: float):
                 "started.")) from None
         _stores[(host, port)] = store
         return store
-
-
-def _within(seconds: float, make):
-    """make() on a helper thread, or OSError when it has not returned within `seconds` (the helper, stuck
-    in C++, is abandoned: it is a daemon thread)."""
-    done, outcome = threading.Event(), {}
-
-    def run():
-        try:
-            outcome["value"] = make()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
-            outcome["error"] = exc
-        done.set()
-    threading.Thread(target=run, name="placeflow-rendezvous", daemon=True).start()
-    if not done.wait(seconds):
-        raise OSError(f"no rendezvous store answered within {seconds:.0f} s (another program may hold that port)")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
 
 
 def _alive(store) -> bool:

@@ -161,6 +161,8 @@ def host_array(value, dtype=None) -> np.ndarray:
 
 def _strings_of(value, raw: np.ndarray) -> np.ndarray:
     """A literal converted with dtype string: str and bytes only (as TensorFlow), held as bytes."""
+    if raw.size == 0:  # an empty list is a string tensor of no elements, as TF
+        return np.empty(raw.shape, dtype=object)
     if raw.dtype.kind not in "USO" or not all(isinstance(v, (str, bytes, np.str_, np.bytes_))
                                               for v in raw.reshape(-1)):
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype string")

@@ -4,10 +4,11 @@ import warnings
 
 from . import (  # noqa: F401  (definitions)
     array, collective, complex, control_flow, conv, conv3d, debug, graph_nodes, image, image_codecs, indexing, io,
-    iterators,
+    ctc, iterators,
     linalg, linalg_decompositions, lookup, math, nn, ragged, random, script_ops, sorting, special, spectral, state,
     strings, unicode,
 )
+from . import special_bessel, special_incomplete, special_integrals  # noqa: F401,E402  (tf.math.special)
 from .registry import find_kernel, list_kernels, op_def, registered_ops  # noqa: F401
 
 # TensorFlow's kernels return inf and nan silently (log(0), 1/0, inf - inf); NumPy's warn. The warnings of

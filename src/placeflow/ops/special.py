@@ -137,6 +137,7 @@ def _erfcinv_grad(e, g):
 
 
 _FLOAT = {d.float16, d.bfloat16, d.float32, d.float64} & FLOATS  # TF's: real floats only
+_BESSEL_I = {d.float16, d.float32, d.float64}  # TF has no bfloat16 kernel of BesselI0/I0e/I1/I1e (NotFoundError)
 
 define("Lgamma", _FLOAT, shape=rules.same, grad=_lgamma_grad)(lambda xp, a: _back(xp, lgamma(_host(a)), a))
 define("Digamma", _FLOAT, shape=rules.same, grad=_digamma_grad)(lambda xp, a: _back(xp, digamma(_host(a)), a))
@@ -220,10 +221,10 @@ def _i1_derivative(x: np.ndarray) -> np.ndarray:
         return _unscaled(x, 0) - ratio
 
 
-define("BesselI0e", _FLOAT, shape=rules.same, grad=_i0e_grad)(lambda xp, a: _back(xp, bessel_i0e(_host(a)), a))
-define("BesselI1e", _FLOAT, shape=rules.same, grad=_i1e_grad)(lambda xp, a: _back(xp, bessel_i1e(_host(a)), a))
-define("BesselI0", _FLOAT, shape=rules.same, grad=_i0_grad)(lambda xp, a: _back(xp, _unscaled(_host(a), 0), a))
-define("BesselI1", _FLOAT, shape=rules.same, grad=_i1_grad)(lambda xp, a: _back(xp, _unscaled(_host(a), 1), a))
+define("BesselI0e", _BESSEL_I, shape=rules.same, grad=_i0e_grad, allowed=_FLOAT)(lambda xp, a: _back(xp, bessel_i0e(_host(a)), a))
+define("BesselI1e", _BESSEL_I, shape=rules.same, grad=_i1e_grad, allowed=_FLOAT)(lambda xp, a: _back(xp, bessel_i1e(_host(a)), a))
+define("BesselI0", _BESSEL_I, shape=rules.same, grad=_i0_grad, allowed=_FLOAT)(lambda xp, a: _back(xp, _unscaled(_host(a), 0), a))
+define("BesselI1", _BESSEL_I, shape=rules.same, grad=_i1_grad, allowed=_FLOAT)(lambda xp, a: _back(xp, _unscaled(_host(a), 1), a))
 def _i1e_derivative(x: np.ndarray) -> np.ndarray:
     """d/dx exp(-|x|) I1(x) = exp(-|x|) (I1'(x) - sign(x) I1(x)); 1/2 at 0, as TF."""
     x = np.asarray(x, np.float64)

@@ -1,0 +1,18 @@
+"""tf.data.NumpyIterator: what Dataset.as_numpy_iterator returns."""
+
+
+class NumpyIterator:
+    """The elements of one pass over a dataset as NumPy structures (bytes for strings)."""
+
+    def __init__(self, dataset):
+        self._elements = iter(dataset._make_iterator())
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._elements)
+
+    def next(self):
+        """The next element (TF's name)."""
+        return next(self)
