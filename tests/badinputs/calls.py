@@ -68,6 +68,8 @@ CALLS.update({
     "fill_negative_dim": "tf.fill([-2], 1.0)",
     "eye_float": "tf.eye(2.5)",
     "eye_negative": "tf.eye(-1)",
+    "eye_int_tensor": "tf.eye(tf.constant(2), tf.constant(3))",  # not bad: a size may be an int scalar tensor
+    "eye_float_tensor": "tf.eye(tf.constant(2.0))",
     "range_zero_delta": "tf.range(0, 5, 0)",
     "range_wrong_direction": "tf.range(5, 0, 1)",
     "range_string": "tf.range('a')",

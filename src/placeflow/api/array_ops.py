@@ -145,13 +145,27 @@ def _range_of_tensors(start, limit, delta, dtype, name):
     return execute("_RangeOfTensors", bounds, dtype, {"dtype": dtype}, name=name)
 
 
+def _integer_size(value) -> int:
+    """A size given as a Python int or an integer scalar tensor (known while building a graph)."""
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    known = get_static_value(value)
+    if known is None:
+        raise NotImplementedError(f"tf.eye with a size known only when the graph runs ({value!r}) is not implemented in "
+                                  "placeflow; give the size as a Python int.")
+    if np.ndim(known) != 0 or np.asarray(known).dtype.kind not in "iuf" or float(known) != int(known):
+        raise TypeError(f"Arguments `num_rows` and `num_columns` must be positive integer values. Received: {value!r}")
+    return int(known)  # (TF takes a whole-valued float tensor too)
+
+
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
     """An identity matrix (a batch of them, of shape batch_shape + [rows, columns], with `batch_shape`)."""
     dtype = dtypes.as_dtype(dtype)
     columns = num_rows if num_columns is None else num_columns
-    if not all(isinstance(n, (int, np.integer)) for n in (num_rows, columns)):
+    if any(isinstance(n, (float, np.floating)) for n in (num_rows, columns)):  # TF: Python floats are refused
         raise TypeError(f"Arguments `num_rows` and `num_columns` must be positive integer values. Received: "
                         f"num_rows={num_rows}, num_columns={columns}")
+    num_rows, columns = (_integer_size(n) for n in (num_rows, columns))
     for n in (num_rows, columns):
         if n < 0:
             raise errors.InvalidArgumentError(None, None, f"Dimension {n} must be >= 0 [Op:Fill]")
