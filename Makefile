@@ -40,6 +40,9 @@ record-tf:
 	$(TF_VENV)/bin/python tests/tnp/record_tf_tnp.py
 	$(TF_VENV)/bin/python tests/ctc/record_tf_ctc.py
 	$(TF_VENV)/bin/python tests/special/record_tf_special.py
+	$(TF_VENV)/bin/python tests/nn_more/record_tf_nn_more.py
+	$(TF_VENV)/bin/python tests/image_more/record_tf_image_more.py
+	$(TF_VENV)/bin/python tests/io_queue_audio/record_tf_io_queue_audio.py
 	$(TF_VENV)/bin/python tests/ops/record_tf_op_dtypes.py
 	$(TF_VENV)/bin/python tests/memory/record_tf_memory.py
 	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/summary/record_tf_reads.py

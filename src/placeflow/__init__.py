@@ -15,6 +15,7 @@ from .api import (  # noqa: F401
 )
 from .api.sparse import SparseTensor  # noqa: F401
 from .api import ragged  # noqa: F401
+from .api import audio, autodiff, queue_ops as queue  # noqa: F401  (tf.audio, tf.autodiff, tf.queue)
 from .api.ragged import RaggedTensor  # noqa: F401
 from .api.indexed_slices import IndexedSlices  # noqa: F401
 from .api.map_ops import foldl, foldr, map_fn, scan, vectorized_map  # noqa: F401
@@ -28,6 +29,9 @@ from .api.partition_ops import (  # noqa: F401
     timestamp, unravel_index,
 )
 from .api.math_ops import saturate_cast  # noqa: F401,E402
+from .api.nn_pooling import (  # noqa: F401,E402
+    batch_to_space, required_space_to_batch_paddings, space_to_batch, space_to_batch_nd,
+)
 from .api.partition_ops import tuple_ as tuple  # noqa: F401,E402,A001 - TensorFlow's name
 from .api.array_ops import (  # noqa: F401
     concat, expand_dims, eye, fill, one_hot, ones, ones_like, range, reshape, shape, split, squeeze, stack,

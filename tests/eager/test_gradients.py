@@ -29,6 +29,7 @@ W33, W44 = distinct(3, 3), distinct(4, 4)
 D1222, D1331, D1221 = distinct(1, 2, 2, 2) / 4.0, distinct(1, 3, 3, 1), distinct(1, 2, 2, 1)
 D12222, D13221, D12221 = distinct(1, 2, 2, 2, 2) / 4.0, distinct(1, 3, 2, 2, 1), distinct(1, 2, 2, 2, 1)
 D34 = distinct(3, 4)
+D12331 = distinct(1, 2, 3, 3, 1)
 D2221, D22121 = distinct(2, 2, 2, 1), distinct(2, 2, 1, 2, 1)
 SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
 RELU_AT = signed(2, 3)
@@ -85,8 +86,20 @@ CASES = {
     "Cast": (lambda x: tf.cast(tf.cast(x, tf.float32), tf.float64) * 2.0, [signed(3)]),
     "ClipByValue": (lambda x: tf.clip_by_value(x, -0.8, 0.8), [np.array([-1.2, -0.5, 0.3, 1.1])]),
     "SelectV2": (lambda x, y: tf.where(tf.constant([True, False, True]), x, y), [signed(3), signed(3)]),
-    "StridedSliceGrad": (None, []),
-    "_TopKGrad": (None, []),  # TF has no second-order gradient for top_k either
+    # gradient ops linear in their upstream (differentiated again by Hessians and ForwardAccumulator)
+    "StridedSliceGrad": (lambda g: execute("StridedSliceGrad", (g,), tf.float64,
+                                           {"shape": (3, 3), "key": (slice(0, 2), 1)}) * tf.constant(W33), [signed(2)]),
+    "_TopKGrad": (lambda g: execute("_TopKGrad", (g, tf.constant([[2, 0], [1, 2]]), tf.zeros([2, 3], tf.float64)),
+                                    tf.float64) * tf.constant(W32.T), [signed(2, 2)]),
+    "_ConcatGrad": (lambda g: [p * w for p, w in zip(
+        execute("_ConcatGrad", (g, tf.zeros([2, 2], tf.float64), tf.zeros([2, 3], tf.float64)), tf.float64,
+                {"axis": 1, "parts": 2}), (tf.constant(W232[0]), tf.constant(W32.T)))][1] + 0.0, [signed(2, 5)]),
+    "_BatchGatherGrad": (lambda g: execute("_BatchGatherGrad", (g, tf.constant([[1, 0], [2, 2]]),
+                                                                tf.zeros([2, 3], tf.float64)), tf.float64,
+                                           {"batch_dims": 1}) * tf.constant(W32.T), [signed(2, 2)]),
+    "AvgPool3DGrad": (lambda g: execute("AvgPool3DGrad", (g,), tf.float64, {
+        "orig_input_shape": (1, 2, 3, 3, 1), "ksize": (1, 1, 2, 2, 1), "strides": (1, 1, 1, 1, 1),
+        "padding": "VALID"}) * tf.constant(D12331), [signed(1, 2, 2, 2, 1)]),
     "_CholeskyGrad": (None, []),
     "PlaceholderWithDefault": (None, []),  # graph-only: its gradient (identity) is covered in tests/conformance
     "If": (None, []), "While": (None, []),  # control flow: gradients checked against TF in tests/conformance
@@ -229,6 +242,12 @@ CASES = {
     "_MatrixExponentialGrad": (None, []),  # second order of expm: not implemented, it raises LookupError
     "Eig": (None, []),  # not implemented: it raises LookupError
     "Lu": (None, []),  # TensorFlow registers no gradient: it raises LookupError
+    "DrawBoundingBoxesV2": (None, []),  # TensorFlow registers no gradient: it raises LookupError
+    "ExtractGlimpseV2": (None, []),  # TensorFlow registers no gradient: it raises LookupError
+    "CombinedNonMaxSuppression": (None, []),  # TensorFlow registers no gradient: it raises LookupError
+    "EncodeJpegVariableQuality": (None, []),  # TensorFlow registers no gradient: it raises LookupError
+    "DecodeWebP": (None, []),  # TensorFlow registers no gradient: it raises LookupError
+    "StatelessSampleDistortedBoundingBox": (None, []),  # TensorFlow registers no gradient: it raises LookupError
     "BesselI0": (lambda x: tf.math.bessel_i0(x) * tf.constant(W32.T), [signed(2, 3) * 3.0]),
     "BesselI0e": (lambda x: tf.math.bessel_i0e(x) * tf.constant(W32.T), [signed(2, 3) * 3.0 + 0.1]),
     "BesselI1": (lambda x: tf.math.bessel_i1(x) * tf.constant(W32.T), [signed(2, 3) * 3.0]),
@@ -267,6 +286,14 @@ CASES = {
                                 * tf.constant(W32.T.astype(np.float64))), [signed(2, 3)]),
     "_ReduceToShapeOf": (lambda x: _emit("_ReduceToShapeOf", (x, tf.zeros([1, 3], tf.float64))) * tf.constant(W32.T[:1]),
                          [signed(2, 3)]),
+    "Dilation2D": (lambda x, f: tf.nn.dilation2d(x, f, [1, 1, 1, 1], "SAME", "NHWC", [1, 1, 1, 1]) * tf.constant(D1331),
+                   [distinct(1, 3, 3, 1), np.array([[[0.011], [0.052]], [[0.023], [0.037]]])]),
+    "Dilation2DBackpropInput": (None, []), "Dilation2DBackpropFilter": (None, []),  # TF registers no gradient
+    "MaxPoolWithArgmax": (lambda x: tf.nn.max_pool_with_argmax(x, 2, 1, "SAME")[0] * tf.constant(D1331),
+                          [distinct(1, 3, 3, 1)]),
+    "MaxPoolGradWithArgmax": (None, []),  # second-order: not implemented (marked)
+    "IsotonicRegression": (lambda x: tf.nn.isotonic_regression(x)[0] * tf.constant(np.arange(1.0, 6.0)[None]),
+                           [np.array([[1.0, 3.0, 2.5, 0.5, 0.7]])]),
 }
 
 

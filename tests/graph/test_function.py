@@ -18,7 +18,7 @@ def test_traces_once_per_signature():
     assert f(tf.constant([3.0, 4.0])).numpy().tolist() == [6.0, 8.0]
     assert f.experimental_get_tracing_count() == 1
     f(tf.constant([1.0, 2.0, 3.0]))                 # new shape
-    f(tf.constant([1, 2]))                          # new dtype
+    f(tf.constant([1.0, 2.0], tf.float64))          # new dtype
     assert f(a, scale=3.0).numpy().tolist() == [3.0, 6.0]   # new Python value
     assert f.experimental_get_tracing_count() == 4
     f(a, scale=3.0)

@@ -199,6 +199,8 @@ from .image_random import (  # noqa: E402,F401 - tf.image's random and stateless
     stateless_random_saturation,
 )
 
+from .image_more import combined_non_max_suppression, draw_bounding_boxes, extract_glimpse, non_max_suppression_overlaps, non_max_suppression_padded, ssim, ssim_multiscale  # noqa: E402,F401,E501
+from .image_sample import adjust_jpeg_quality, decode_webp, sample_distorted_bounding_box, stateless_sample_distorted_bounding_box  # noqa: E402,F401,E501
 from .image_boxes import (  # noqa: E402,F401 - patches, crops and non-max suppression
     crop_and_resize, extract_patches, non_max_suppression, non_max_suppression_with_scores, resize_with_pad,
 )
@@ -208,7 +210,7 @@ from .image_codecs import (  # noqa: E402,F401 - image files, also under tf.io
     extract_jpeg_shape, is_jpeg,
 )
 
-__all__ = ["ResizeMethod", "crop_and_resize", "extract_patches", "non_max_suppression",
+__all__ = ["ResizeMethod", "combined_non_max_suppression", "draw_bounding_boxes", "extract_glimpse", "non_max_suppression_overlaps", "non_max_suppression_padded", "ssim", "ssim_multiscale", "adjust_jpeg_quality", "decode_webp", "sample_distorted_bounding_box", "stateless_sample_distorted_bounding_box", "crop_and_resize", "extract_patches", "non_max_suppression",
            "non_max_suppression_with_scores", "resize_with_pad", "decode_and_crop_jpeg", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg",
            "decode_png", "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg", "adjust_hue", "adjust_saturation", "random_brightness", "random_contrast", "random_crop",
            "random_flip_left_right", "random_flip_up_down", "random_hue", "random_saturation",

@@ -12,6 +12,12 @@ from .special_math import zero_fraction  # noqa: F401 - also public under nn
 from .nn_losses import log_poisson_loss, weighted_cross_entropy_with_logits  # noqa: F401
 from .math_ops import in_top_k, top_k  # noqa: F401 - also public under nn
 from .ctc import ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss  # noqa: F401 - CTC loss and decoders
+from .nn_more import (  # noqa: F401,E402 - nn_more.py, nn_pooling.py, nn_embedding.py, nn_sampling.py
+    all_candidate_sampler, atrous_conv2d_transpose, collapse_repeated, compute_accidental_hits, ctc_unique_labels,
+    depthwise_conv2d_backprop_filter, depthwise_conv2d_backprop_input, dilation2d, embedding_lookup_sparse, erosion2d,
+    fixed_unigram_candidate_sampler, isotonic_regression, learned_unigram_candidate_sampler, max_pool_with_argmax,
+    nce_loss, pool, safe_embedding_lookup_sparse, sampled_softmax_loss, space_to_batch, with_space_to_batch,
+)
 from .normalization import (  # noqa: F401
     batch_norm_with_global_normalization, local_response_normalization, lrn, normalize_moments,
     sufficient_statistics, weighted_moments,

@@ -20,3 +20,9 @@ def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
     uniform = random.stateless_uniform(shape, seed, dtype=x.dtype)
     keep = math_ops.cast(uniform >= rate, x.dtype)
     return x * keep * (1.0 / (1.0 - rate))
+
+
+def general_dropout(x, rate, uniform_sampler, noise_shape=None, name=None):
+    """x with each element zeroed where uniform_sampler(shape, dtype) < rate, the rest scaled by 1 / (1 - rate)."""
+    from .nn_more import general_dropout as dropout
+    return dropout(x, rate, uniform_sampler, noise_shape, name)

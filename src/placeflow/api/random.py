@@ -288,6 +288,11 @@ from .random_generator import (  # noqa: E402,F401 - tf.random's Philox generato
     Algorithm, Generator, create_rng_state, get_global_generator, set_global_generator,
 )
 
+from .nn_sampling import (  # noqa: E402,F401 - the candidate samplers (also under tf.nn)
+    all_candidate_sampler, fixed_unigram_candidate_sampler, learned_unigram_candidate_sampler,
+    log_uniform_candidate_sampler, uniform_candidate_sampler,
+)
+
 
 def split(seed, num=2, alg="auto_select"):
     """`num` new stateless seeds from `seed` (its dtype), as TF derives them."""

@@ -128,7 +128,9 @@ def host_array(value, dtype=None) -> np.ndarray:
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
         raw = _raw(value)
-        if dtype.is_integer and raw.dtype.kind in "fc" and not np.all(np.equal(np.mod(raw.real, 1), 0)):
+        if dtype.is_integer and raw.dtype.kind in "fc" and raw.size and not isinstance(value, (np.ndarray, np.generic)):
+            # Python floats (even whole ones, even NumPy floats inside a list) never become integers in TF;
+            # a NumPy array or scalar is cast by NumPy (truncating), as TF does
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
         if dtype.is_integer and raw.dtype.kind in "iuf" and raw.size and not _fits(raw, dtype.numpy_dtype):
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")

@@ -9,6 +9,9 @@ from . import (  # noqa: F401  (definitions)
     strings, unicode,
 )
 from . import special_bessel, special_incomplete, special_integrals  # noqa: F401,E402  (tf.math.special)
+from . import nn_more, nn_sampling  # noqa: F401,E402  (more tf.nn kernels, candidate samplers)
+from . import image_more, image_sample  # noqa: F401,E402  (tf.image's box, glimpse, SSIM-side kernels)
+from . import audio  # noqa: F401,E402  (tf.audio's WAV kernels)
 from .registry import find_kernel, list_kernels, op_def, registered_ops  # noqa: F401
 
 # TensorFlow's kernels return inf and nan silently (log(0), 1/0, inf - inf); NumPy's warn. The warnings of

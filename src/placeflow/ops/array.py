@@ -89,9 +89,15 @@ def _concat_grad_kernel(xp, g, *inputs, axis, parts):
     return parts[0] if len(parts) == 1 else tuple(parts)
 
 
+def _concat_grad_grad(e, *grads):
+    """_ConcatGrad is linear in its upstream: its gradient concatenates the parts' gradients back."""
+    parts = [g if g is not None else emit("ZerosLike", (x,), x.dtype) for g, x in zip(grads, e.inputs[1:])]
+    return [concat(parts, e.attrs["axis"])] + [None] * (len(e.inputs) - 1)
+
+
 define("_ConcatGrad", ANY, shape=lambda shapes, attrs: list(shapes[1:]) if attrs["parts"] > 1 else shapes[1],
        dtype=lambda dtype, attrs: [dtype] * attrs["parts"] if attrs["parts"] > 1 else dtype,
-       grad=NOT_DIFFERENTIABLE, cost=CHEAP)(
+       grad=_concat_grad_grad, cost=CHEAP)(
     _concat_grad_kernel)
 define("Pack", ANY, shape=rules.pack, grad=_pack_grad)(lambda xp, *arrays, axis=0: xp.stack(arrays, axis=axis))
 define("ZerosLike", ALL, shape=rules.same, grad=NOT_DIFFERENTIABLE, foldable=True, shape_only_inputs=(0,),
@@ -153,7 +159,11 @@ def _slice(xp, a, key):
     return result.copy() if hasattr(result, "copy") and result.ndim else xp.asarray(result)
 
 
-@define("StridedSliceGrad", NUMBERS, shape=rules.from_shape_attr, grad=NOT_DIFFERENTIABLE)
+def _strided_slice_grad_grad(e, g):
+    return [emit("StridedSlice", (g,), g.dtype, {"key": e.attrs["key"]})]
+
+
+@define("StridedSliceGrad", NUMBERS, shape=rules.from_shape_attr, grad=_strided_slice_grad_grad)
 def _slice_grad(xp, grad, shape, key):
     """The gradient of a[key]: zeros of a's shape with the upstream gradient where the slice was."""
     out = xp.zeros(shape, dtype=grad.dtype)

@@ -205,8 +205,14 @@ def _avg_pool3d(xp, x, ksize=(1,) * 5, strides=(1,) * 5, padding="VALID"):
     return (total / _avg_counts(xp, x.shape, ksize, strides, padding, x.dtype)).astype(x.dtype, copy=False)
 
 
+def _avg_pool_grad_grad(e, g):
+    """AvgPool3DGrad is linear in its upstream (the adjoint of AvgPool3D): its gradient pools again."""
+    attrs = {k: v for k, v in e.attrs.items() if k != "orig_input_shape"}
+    return [emit("AvgPool3D", (g,), g.dtype, attrs)]
+
+
 @define("AvgPool3DGrad", FLOATS, shape=lambda shapes, attrs: tuple(attrs["orig_input_shape"]),
-        grad=NOT_DIFFERENTIABLE)
+        grad=_avg_pool_grad_grad)
 def _avg_pool3d_grad(xp, g, orig_input_shape=(), ksize=(1,) * 5, strides=(1,) * 5, padding="VALID"):
     shape = tuple(int(s) for s in orig_input_shape)
     share = g / _avg_counts(xp, shape, ksize, strides, padding, g.dtype)

@@ -322,7 +322,12 @@ def _batch_gather(xp, params, indices, batch_dims=1):
     return flat_params[rows, flat_indices].reshape(indices.shape + params.shape[batch_dims + 1:])
 
 
-@define("_BatchGatherGrad", NUMBERS, shape=lambda shapes, attrs: shapes[2], grad=NOT_DIFFERENTIABLE,
+def _batch_gather_grad_grad(e, g):
+    """_BatchGatherGrad adds slices back where they were gathered from: its gradient gathers them again."""
+    return [emit("_BatchGather", (g, e.inputs[1]), g.dtype, e.attrs), None, None]
+
+
+@define("_BatchGatherGrad", NUMBERS, shape=lambda shapes, attrs: shapes[2], grad=_batch_gather_grad_grad,
         shape_only_inputs=(2,))
 def _batch_gather_backward(xp, grad, indices, params, batch_dims=1):
     """Each gathered slice of `grad` added back where it came from."""

@@ -4,7 +4,7 @@ import numpy as np
 
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
-from .emit import emit, where, zeros_like
+from .emit import emit, shape_of, where, zeros_like
 from .registry import ALL as ALL_TYPES, ANY, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define, no_gradient_yet
 
 
@@ -46,7 +46,15 @@ def _descending_key(xp, a):
     return xp.where(xp.isnan(a), -np.inf, -a)
 
 
-@define("_TopKGrad", NUMBERS, shape=lambda shapes, attrs: shapes[2], grad=NOT_DIFFERENTIABLE, shape_only_inputs=(2,))
+def _top_k_grad_grad(e, g):
+    """_TopKGrad scatters its upstream back: its gradient gathers the same positions (per last-axis row)."""
+    indices = e.inputs[1]
+    batch_dims = len(shape_of(indices)) - 1
+    return [emit("_BatchGather", (g, indices), g.dtype, {"batch_dims": batch_dims}) if batch_dims else
+            emit("GatherV2", (g, indices), g.dtype, {"axis": 0}), None, None]
+
+
+@define("_TopKGrad", NUMBERS, shape=lambda shapes, attrs: shapes[2], grad=_top_k_grad_grad, shape_only_inputs=(2,))
 def _top_k_backward(xp, grad, indices, like):
     """TopKV2's gradient: each value's gradient put back at the position it was taken from."""
     out = xp.zeros(like.shape, grad.dtype)
