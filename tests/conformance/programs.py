@@ -5951,3 +5951,52 @@ def case_ragged_range_mask_stack_cross(tf, env):
     out["cross_hashed"] = tf.ragged.cross_hashed([x, y], num_buckets=10).to_list()
     out["to_list_after_range"] = tf.ragged.range([3, 1]).to_list()
     return out
+
+
+def case_second_derivatives_through_gradient_ops(tf, env):
+    """Hessian-vector products whose first gradients are pools, slices, concats and top_k (their gradient ops
+    differentiated again), eagerly and traced."""
+    rng = np.random.RandomState(3)
+    x4 = tf.constant(rng.rand(1, 4, 4, 2))
+    x5 = tf.constant(rng.rand(1, 3, 3, 2, 1).astype(np.float32))
+    v = tf.constant(rng.rand(6))
+
+    def hvp(fn, x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(fn(x) ** 2)
+            g = inner.gradient(y, x)
+            gv = tf.reduce_sum(g * tf.cast(tf.reshape(tf.range(tf.size(x)), tf.shape(x)), x.dtype))
+        return outer.gradient(gv, x)
+
+    programs = {
+        "max_pool2d": (lambda x: tf.nn.max_pool2d(x, 2, 1, "SAME"), x4),
+        "max_pool2d_tiled": (lambda x: tf.nn.max_pool2d(x, 2, 2, "VALID"), x4),
+        "max_pool3d": (lambda x: tf.nn.max_pool3d(x, 2, 1, "SAME"), x5),
+        "avg_pool3d": (lambda x: tf.nn.avg_pool3d(x, 2, 1, "VALID"), x5),
+        "strided_slice": (lambda x: x[1:4:2] * x[0], v),
+        "concat": (lambda x: tf.concat([x[:2], x * x], 0), v),
+        "top_k": (lambda x: tf.math.top_k(tf.reshape(x, [2, 3]), 2).values * 3.0, v),
+        "batch_gather": (lambda x: tf.gather(tf.reshape(x, [2, 3]), [[2, 0], [1, 1]], batch_dims=1) ** 3, v),
+        "cumulative_logsumexp": (lambda x: tf.math.cumulative_logsumexp(x, reverse=True) * (x - 0.5), v),
+        "softmax_xent": (lambda x: tf.nn.softmax_cross_entropy_with_logits(
+            tf.constant([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]], tf.float64), tf.reshape(x, [2, 3])), v),
+        "cholesky": (lambda x: tf.linalg.cholesky(tf.reshape(x, [2, 3])[:, :2] @ tf.transpose(
+            tf.reshape(x, [2, 3])[:, :2]) + tf.eye(2, dtype=tf.float64)), v),
+    }
+    refused = {}
+    for name, fn in {"sparse_xent": lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(
+            tf.constant([1, 2]), tf.reshape(x, [2, 3]))}.items():
+        try:
+            hvp(fn, v)
+            refused[name] = None
+        except LookupError as error:
+            refused[name] = ["LookupError", str(error).split("\n")[0]]
+    out = {"refused": refused}
+    for name, (fn, x) in programs.items():
+        out[name] = np.round(hvp(fn, x).numpy(), 5).ravel().tolist()
+        traced = tf.function(lambda x, fn=fn: hvp(fn, x))(x)
+        out[name + "_traced"] = np.round(traced.numpy(), 5).ravel().tolist()
+    return out

@@ -97,10 +97,21 @@ CASES = {
     "_BatchGatherGrad": (lambda g: execute("_BatchGatherGrad", (g, tf.constant([[1, 0], [2, 2]]),
                                                                 tf.zeros([2, 3], tf.float64)), tf.float64,
                                            {"batch_dims": 1}) * tf.constant(W32.T), [signed(2, 2)]),
+    "MaxPoolGrad": (lambda g: execute("MaxPoolGrad", (tf.constant(D1331), g), tf.float64, {
+        "ksize": (1, 2, 2, 1), "strides": (1, 1, 1, 1), "padding": "VALID"}) * tf.constant(D1331), [signed(1, 2, 2, 1)]),
+    "_MaxPoolGradGrad": (lambda gg: execute("_MaxPoolGradGrad", (tf.constant(D1331), gg), tf.float64, {
+        "ksize": (1, 2, 2, 1), "strides": (1, 1, 1, 1), "padding": "SAME"}) * tf.constant(D1331), [signed(1, 3, 3, 1)]),
+    "MaxPool3DGrad": (lambda g: execute("MaxPool3DGrad", (tf.constant(D12331, tf.float32), tf.cast(g, tf.float32)),
+                                        tf.float32, {"ksize": (1, 1, 2, 2, 1), "strides": (1, 1, 1, 1, 1),
+                                                     "padding": "VALID"}) * tf.constant(D12331, tf.float32),
+                      [signed(1, 2, 2, 2, 1)]),
+    "_MaxPool3DGradGrad": (lambda gg: execute("_MaxPool3DGradGrad", (tf.constant(D12331, tf.float32),
+                                                                     tf.cast(gg, tf.float32)), tf.float32,
+                                              {"ksize": (1, 1, 2, 2, 1), "strides": (1, 1, 1, 1, 1), "padding": "VALID"})
+                           * tf.constant(D1222.reshape(1, 2, 2, 2, 1), tf.float32), [signed(1, 2, 3, 3, 1)]),
     "AvgPool3DGrad": (lambda g: execute("AvgPool3DGrad", (g,), tf.float64, {
         "orig_input_shape": (1, 2, 3, 3, 1), "ksize": (1, 1, 2, 2, 1), "strides": (1, 1, 1, 1, 1),
         "padding": "VALID"}) * tf.constant(D12331), [signed(1, 2, 2, 2, 1)]),
-    "_CholeskyGrad": (None, []),
     "PlaceholderWithDefault": (None, []),  # graph-only: its gradient (identity) is covered in tests/conformance
     "If": (None, []), "While": (None, []),  # control flow: gradients checked against TF in tests/conformance
     "Conv2DBackpropFilter": (None, []), "MaxPoolGrad": (None, []),  # second-order: not implemented (marked)
@@ -320,7 +331,7 @@ def test_every_registered_gradient_has_a_numerical_check():
 @pytest.mark.parametrize("op", sorted(op for op, (fn, _) in CASES.items() if fn is not None))
 def test_gradient_matches_central_differences(op):
     fn, arrays = CASES[op]
-    eps, rtol = (1e-2, 1e-4) if op in ("Cast", "MaxPool3D") else (1e-6, 1e-5)  # these go through float32
+    eps, rtol = (1e-2, 1e-4) if op in ("Cast", "MaxPool3D", "MaxPool3DGrad", "_MaxPool3DGradGrad") else (1e-6, 1e-5)  # these go through float32
     if op in ("CTCLoss", "CTCLossDense"):  # float32 only (as TF): central differences of float32 sums
         eps, rtol = 1e-2, 2e-3
     tensors = [tf.constant(a) for a in arrays]

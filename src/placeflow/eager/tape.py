@@ -289,7 +289,7 @@ class GradientTape:
             if grad_fn is None:
                 raise LookupError(f"No gradient defined for operation '{entry.op}'. placeflow defines "
                                   f"gradients for: {', '.join(sorted(differentiable_ops()))}.")
-            upstream = [indexed_slices.densify(g) if g is not None else _execute("ZerosLike", (out,), out.dtype)
+            upstream = [indexed_slices.densify(g) if g is not None else _unconnected(out)
                         for g, out in zip(upstream, entry.outputs)]
             with _forward_device(entry.outputs[0]):
                 input_grads = grad_fn(entry, *upstream)
@@ -352,6 +352,11 @@ class _Paused:
 def _constant(array, dtype):
     from .convert import constant
     return constant(array, dtype=dtype)
+
+
+def _unconnected(out):
+    from ..ops.emit import unconnected_zeros
+    return unconnected_zeros(out)
 
 
 def _execute(op, inputs, dtype, attrs=None):

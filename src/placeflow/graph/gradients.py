@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..eager.tape import Entry  # gradient rules see a graph op as they see a recorded one
 from ..framework import errors, graph_mode, nest
-from ..ops.emit import emit, zeros_like
+from ..ops.emit import emit, unconnected_zeros
 from ..ops.indexed_slices import densify
 from ..ops.registry import NOT_DIFFERENTIABLE, differentiable_ops, op_def
 from .graph import Tensor
@@ -46,7 +46,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
         if rule is None:
             raise LookupError(f"No gradient defined for operation '{operation.name}' (op type: {operation.type}). "
                               f"placeflow defines gradients for: {', '.join(sorted(differentiable_ops()))}.")
-        upstream = [g if g is not None else zeros_like(out) for g, out in zip(upstream, operation.outputs)]
+        upstream = [g if g is not None else unconnected_zeros(out) for g, out in zip(upstream, operation.outputs)]
         entry = Entry(operation.type, operation.attrs, list(operation.inputs), list(operation.outputs))
         for tensor, grad in zip(operation.inputs, rule(entry, *upstream)):
             if grad is not None:

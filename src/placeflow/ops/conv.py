@@ -5,8 +5,8 @@ import numpy as np
 
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
-from .emit import emit, shape_of
-from .registry import FLOATS, HEAVY, NOT_DIFFERENTIABLE, define
+from .emit import emit, shape_of, zeros_like
+from .registry import FLOATS, HEAVY, define
 
 
 def _windows_xp(xp):
@@ -210,7 +210,14 @@ def _max_pool_grad_tiled(xp, x, g, tiles, ksize):
     return out
 
 
-@define("MaxPoolGrad", FLOATS, shape=lambda shapes, attrs: shapes[0], grad=NOT_DIFFERENTIABLE)
+def _max_pool_grad_grad(e, gg):
+    """MaxPoolGrad is linear in its upstream: its gradient picks gg at each window's maximum (TF's
+    MaxPoolGradGrad); with respect to x it is zero (the maxima's positions are piecewise constant)."""
+    x = e.inputs[0]
+    return [zeros_like(x), emit("_MaxPoolGradGrad", (x, gg), gg.dtype, dict(e.attrs))]
+
+
+@define("MaxPoolGrad", FLOATS, shape=lambda shapes, attrs: shapes[0], grad=_max_pool_grad_grad)
 def _max_pool_grad(xp, x, g, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
     """Each window's gradient goes to its first maximum (row-major), as TensorFlow's CPU kernel does."""
     tiles = _tiles(x, ksize, strides, padding)
@@ -227,6 +234,18 @@ def _max_pool_grad(xp, x, g, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="
         i, j = divmod(k, kw)
         out[:, i:i + strides[1] * oh:strides[1], j:j + strides[2] * ow:strides[2]] += xp.where(winner == k, g, 0)
     return out[:, top:top + x.shape[1], left:left + x.shape[2]]
+
+
+@define("_MaxPoolGradGrad", FLOATS, shape=lambda shapes, attrs: _pool_shape(shapes[:1], attrs),
+        grad=lambda e, g: [zeros_like(e.inputs[0]), emit("MaxPoolGrad", (e.inputs[0], g), g.dtype, dict(e.attrs))])
+def _max_pool_grad_grad_kernel(xp, x, gg, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
+    """gg at each window's first maximum (row-major, as MaxPoolGrad routes): the pool's output shape."""
+    kh, kw = ksize[1], ksize[2]
+    patches = _patches(xp, x, kh, kw, strides, padding, fill=-np.inf)
+    n, oh, ow, c = patches.shape[:4]
+    winner = patches.reshape(n, oh, ow, c, kh * kw).argmax(axis=-1)
+    picked = _patches(xp, gg, kh, kw, strides, padding).reshape(n, oh, ow, c, kh * kw)
+    return xp.take_along_axis(picked, winner[..., None], axis=-1)[..., 0]
 
 
 def _avg_counts(xp, shape, ksize, strides, padding, dtype):

@@ -6,8 +6,8 @@ The same im2col scheme as conv.py's 2-D kernels, over three spatial axes."""
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .conv import _pads, _windows_xp, output_size
-from .emit import emit, shape_of
-from .registry import FLOATS, HEAVY, NOT_DIFFERENTIABLE, define
+from .emit import emit, shape_of, zeros_like
+from .registry import FLOATS, HEAVY, define
 
 SPATIAL = (1, 2, 3)
 
@@ -167,7 +167,25 @@ def _max_pool3d(xp, x, ksize=(1,) * 5, strides=(1,) * 5, padding="VALID"):
     return _pool_windows(xp, x, ksize, strides, padding, -xp.inf).max(axis=(5, 6, 7)).astype(x.dtype, copy=False)
 
 
-@define("MaxPool3DGrad", FLOATS - {d.float64}, shape=lambda shapes, attrs: shapes[0], grad=NOT_DIFFERENTIABLE)
+def _max_pool3d_grad_grad(e, gg):
+    """MaxPool3DGrad is linear in its upstream: its gradient picks gg at each window's maximum (TF's
+    MaxPool3DGradGrad); with respect to x it is zero."""
+    x = e.inputs[0]
+    return [zeros_like(x), emit("_MaxPool3DGradGrad", (x, gg), gg.dtype, dict(e.attrs))]
+
+
+@define("_MaxPool3DGradGrad", FLOATS - {d.float64}, shape=lambda shapes, attrs: _pool_shape(shapes[:1], attrs),
+        grad=lambda e, g: [zeros_like(e.inputs[0]), emit("MaxPool3DGrad", (e.inputs[0], g), g.dtype, dict(e.attrs))])
+def _max_pool3d_grad_grad_kernel(xp, x, gg, ksize=(1,) * 5, strides=(1,) * 5, padding="VALID"):
+    """gg at each window's first maximum (row-major, as MaxPool3DGrad routes): the pool's output shape."""
+    windows = _pool_windows(xp, x, ksize, strides, padding, -xp.inf)
+    n, od, oh, ow, c = windows.shape[:5]
+    first = windows.reshape(n, od, oh, ow, c, -1).argmax(axis=-1)
+    picked = _pool_windows(xp, gg, ksize, strides, padding, 0.0).reshape(n, od, oh, ow, c, -1)
+    return xp.take_along_axis(picked, first[..., None], axis=-1)[..., 0]
+
+
+@define("MaxPool3DGrad", FLOATS - {d.float64}, shape=lambda shapes, attrs: shapes[0], grad=_max_pool3d_grad_grad)
 def _max_pool3d_grad(xp, x, g, ksize=(1,) * 5, strides=(1,) * 5, padding="VALID"):
     """Each window's gradient to its first maximum (row-major in the window), as TensorFlow routes it."""
     windows = _pool_windows(xp, x, ksize, strides, padding, -xp.inf)

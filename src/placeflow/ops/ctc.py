@@ -6,7 +6,7 @@ import numpy as np
 
 from ..framework import dtypes as d
 from ..framework.errors import FailedPreconditionError, InvalidArgumentError
-from .emit import reshape
+from .emit import is_unconnected, reshape
 from .registry import NOT_DIFFERENTIABLE, define
 
 LOSS_TYPES = (d.float32, d.float64)
@@ -32,7 +32,11 @@ def _log_softmax(x):
 
 
 def _loss_grad(e, g_loss, g_grad=None):
-    """d loss / d logits = upstream loss gradient (per example) times the kernel's gradient output."""
+    """d loss / d logits = upstream loss gradient (per example) times the kernel's gradient output; a second
+    derivative is refused, as TensorFlow refuses it for this fused op."""
+    if not is_unconnected(g_grad):
+        raise LookupError("Currently there is no way to take the second derivative of ctc_loss due to the fused "
+                          "implementation's interaction with tf.gradients()")
     batch_axis = 1 if e.attrs.get("time_major", True) else 0
     shape = [1, 1, 1]
     shape[batch_axis] = -1

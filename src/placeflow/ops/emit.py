@@ -19,6 +19,18 @@ def emit(op: str, inputs, dtype=None, attrs=None):
     return interpreter.current().run_op(op, tuple(inputs), dtype, attrs)
 
 
+def unconnected_zeros(x):
+    """Zeros standing for the upstream gradient of an output nothing used (is_unconnected tells them apart)."""
+    zeros = zeros_like(x)
+    zeros._placeflow_unconnected = True
+    return zeros
+
+
+def is_unconnected(grad) -> bool:
+    """Whether an upstream gradient is the zeros of an unused output (a rule may skip its terms)."""
+    return grad is None or getattr(grad, "_placeflow_unconnected", False)
+
+
 def shape_of(value) -> tuple:
     """The static shape of a tensor (or array) as a tuple."""
     shape = getattr(value, "shape", None)

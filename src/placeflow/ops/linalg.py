@@ -9,7 +9,7 @@ from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, matmul, negative, shape_of, transpose
 from . import shape_rules as rules
-from .registry import FLOATS, NOT_DIFFERENTIABLE, NUMBERS, define, no_gradient_yet
+from .registry import FLOATS, NUMBERS, define, no_gradient_yet
 
 INEXACT = FLOATS - {d.bfloat16}   # TensorFlow's linear algebra ops admit no bfloat16
 
@@ -94,8 +94,28 @@ def _solve(xp, a, b, adjoint=False):
     return _linalg_call(xp, xp.linalg.solve, xp.swapaxes(a, -1, -2) if adjoint else a, b).astype(a.dtype)
 
 
-@define("Cholesky", INEXACT, shape=_matrix_shape,
-        grad=lambda e, g: [emit("_CholeskyGrad", (e.outputs[0], g), g.dtype)])
+def _adjoint(x):
+    swapped = _swap_last(x)
+    return emit("Conj", (swapped,), x.dtype) if x.dtype.is_complex else swapped
+
+
+def _band_of(x, lower, upper):
+    return emit("MatrixBandPart", (x,), x.dtype, {"lower": lower, "upper": upper})
+
+
+def _cholesky_grad(e, g):
+    """0.5 * sym(L^-H phi(L^H G) L^-1), phi = lower part with the diagonal halved (Murray 2016, TF's rule),
+    composed of differentiable ops so that second derivatives flow."""
+    lower = e.outputs[0]
+    eye = _band_of(emit("OnesLike", (lower,), lower.dtype), 0, 0)
+    inverse = emit("MatrixTriangularSolve", (lower, eye), lower.dtype, {"lower": True, "adjoint": False})
+    middle = matmul(_adjoint(lower), g)
+    middle = _band_of(middle, -1, 0) - 0.5 * _band_of(middle, 0, 0)
+    out = matmul(matmul(_adjoint(inverse), middle), inverse)
+    return [0.5 * (out + _adjoint(out))]
+
+
+@define("Cholesky", INEXACT, shape=_matrix_shape, grad=_cholesky_grad)
 def _cholesky(xp, a):
     """The lower Cholesky factor; a matrix that is not positive definite gives NaN in its lower triangle (what
     TensorFlow 2.21 returns, recorded), so the failure shows in the numbers rather than passing as a value."""
@@ -106,16 +126,6 @@ def _cholesky(xp, a):
         if a.ndim == 2:
             return xp.tril(xp.full(a.shape, np.nan, a.dtype))
         return xp.stack([_cholesky(xp, m) for m in a.reshape((-1,) + a.shape[-2:])]).reshape(a.shape)
-
-
-@define("_CholeskyGrad", INEXACT, shape=_matrix_shape, grad=NOT_DIFFERENTIABLE)
-def _cholesky_backward(xp, lower, grad):
-    """TensorFlow's Cholesky gradient: 0.5 * sym(L^-H phi(L^H G) L^-1), phi = lower part, halved diagonal."""
-    inverse = xp.linalg.inv(lower)
-    middle = xp.matmul(xp.swapaxes(lower, -1, -2), grad)
-    middle = xp.tril(middle) - 0.5 * xp.tril(xp.triu(middle))
-    out = xp.matmul(xp.matmul(xp.swapaxes(inverse, -1, -2), middle), inverse)
-    return (0.5 * (out + xp.swapaxes(out, -1, -2))).astype(lower.dtype)
 
 
 def _triangular_solve_grad(e, g):

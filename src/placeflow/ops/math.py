@@ -611,12 +611,12 @@ def _cumulative_logsumexp_grad(e, g):
     """TensorFlow's rule: the positive and negative parts of g, each pushed back in log space."""
     x, out = e.inputs[0], e.outputs[0]
     attrs = dict(e.attrs, reverse=not e.attrs.get("reverse", False))
-    minus_inf = zeros_like(g) - float("inf")
+    lowest = zeros_like(g) + float(g.dtype.min)  # TF's choice over -inf: no inf - inf in second derivatives
     zeros = zeros_like(g)
 
     def pushed_back(part):
         positive = compare("Greater", part, zeros)
-        logged = where(positive, emit("Log", (where(positive, part, ones_like(g)),)), minus_inf)
+        logged = where(positive, emit("Log", (where(positive, part, ones_like(g)),)), lowest)
         return emit("Exp", (emit("CumulativeLogsumexp", (logged - out,), g.dtype, attrs) + x,))
     return [pushed_back(g) - pushed_back(negative(g))]
 

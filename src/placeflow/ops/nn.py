@@ -4,7 +4,7 @@ import numpy as np_module
 
 from ..framework import errors
 from . import shape_rules as rules
-from .emit import emit, expand_dims, reduce_sum, zeros_like
+from .emit import emit, expand_dims, is_unconnected, reduce_sum, shape_of, zeros_like
 from .registry import FLOATS, NUMBERS, REAL_NUMBERS, define
 
 
@@ -164,18 +164,39 @@ def _bias_add_grad(xp, gradients):
 
 
 def _xent_grad(e, g_loss, g_backprop=None):
-    """d loss / d logits = backprop * upstream (per example); class-index labels get none."""
-    return [expand_dims(g_loss, -1) * e.outputs[1], None]
+    """d loss / d logits = backprop * upstream (per example), plus (as TF) the backprop output's own gradient
+    when it was used (second derivatives); class-index labels get none."""
+    return [_with_second_order(expand_dims(g_loss, -1) * e.outputs[1], g_backprop, lambda: _sparse_softmax(e)), None]
+
+
+def _with_second_order(grad, g_backprop, softmax_of):
+    """TF's term for a used backprop output: its gradient through softmax's Jacobian (softmax_of() made only then)."""
+    if is_unconnected(g_backprop):
+        return grad
+    softmax = softmax_of()
+    return grad + (g_backprop - reduce_sum(g_backprop * softmax, -1, keepdims=True)) * softmax
+
+
+def _sparse_softmax(e):
+    """softmax(logits) as backprop + one_hot(labels): the logits need not be kept for the gradient."""
+    backprop, labels = e.outputs[1], e.inputs[1]
+    depth = shape_of(backprop)[-1]
+    hot = emit("OneHot", (labels,), backprop.dtype, {"depth": depth, "on_value": 1, "off_value": 0, "axis": -1,
+                                                    "dtype": backprop.dtype})
+    return backprop + hot
 
 
 def _dense_xent_grad(e, g_loss, g_backprop=None):
-    """As the sparse form for the logits; soft labels get -log p * upstream."""
+    """As the sparse form for the logits (TF's rule leaves the labels out of the second-order term); soft labels
+    get -log p * upstream."""
     log_probs = emit("LogSoftmax", (e.inputs[0],), attrs={"axis": -1})
-    return [_xent_grad(e, g_loss)[0], expand_dims(g_loss, -1) * -log_probs]
+    grad = _with_second_order(expand_dims(g_loss, -1) * e.outputs[1], g_backprop,
+                              lambda: emit("Softmax", (e.inputs[0],), attrs={"axis": -1}))
+    return [grad, expand_dims(g_loss, -1) * -log_probs]
 
 
 @define("SparseSoftmaxCrossEntropyWithLogits", FLOATS, shape=rules.sparse_softmax_xent, grad=_xent_grad,
-        grad_reads=((), (1,)))
+        grad_reads=((1,), (1,)))
 def _sparse_softmax_xent(xp, logits, labels):
     """(per-example loss, d loss / d logits); TensorFlow's fused kernel, labels as class indices.
 
