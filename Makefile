@@ -43,6 +43,14 @@ record-tf:
 	$(TF_VENV)/bin/python tests/nn_more/record_tf_nn_more.py
 	$(TF_VENV)/bin/python tests/image_more/record_tf_image_more.py
 	$(TF_VENV)/bin/python tests/io_queue_audio/record_tf_io_queue_audio.py
+	$(TF_VENV)/bin/python tests/linalg_more/record_tf_linalg_more.py
+	$(TF_VENV)/bin/python tests/io_protos/record_tf_io_protos.py
+	$(TF_VENV)/bin/python tests/specs_misc/record_tf_specs_misc.py
+	$(TF_VENV)/bin/python tests/random_more/record_tf_random_more.py
+	$(TF_VENV)/bin/python tests/data_more/record_tf_data_more.py --with-placeflow
+	$(TF_VENV)/bin/python tests/distribute_more/record_tf_distribute_more.py
+	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/misc_names/record_tf_misc_names.py
+	$(TF_VENV)/bin/python tests/extension_types/record_tf_extension_types.py
 	$(TF_VENV)/bin/python tests/ops/record_tf_op_dtypes.py
 	$(TF_VENV)/bin/python tests/memory/record_tf_memory.py
 	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/summary/record_tf_reads.py

@@ -75,21 +75,41 @@ from .config.placement_log import get_logger  # noqa: F401
 from .eager.variables import Variable, variable_creator_scope  # noqa: F401
 from .distribute.reduce_op import VariableAggregation, VariableSynchronization  # noqa: F401
 from .graph.function import function  # noqa: F401
+from .api.linalg import eig, eigvals  # noqa: F401,E402 - top-level aliases
+from .api.linalg_more import (  # noqa: F401,E402 - linalg_more.py
+    edit_distance, extract_volume_patches, matrix_square_root, parallel_stack,
+)
+from .api.fft_nd import fftnd, ifftnd, irfftnd, rfftnd  # noqa: F401,E402 - fft_nd.py
+from .api.random_more import random_index_shuffle  # noqa: F401,E402 - random_more.py
 from .api.module import Module  # noqa: F401
 from .api.tensor_array import TensorArray  # noqa: F401
 from .api import raw_ops  # noqa: F401
+from .api.tensor_proto import make_ndarray, make_tensor_proto  # noqa: F401,E402
 from .graph.graph import Graph  # noqa: F401
 from .graph.v1_api import (  # noqa: F401
     control_dependencies, executing_eagerly, group, init_scope, inside_function, name_scope, no_op,
 )
 from .framework.tensor_shape import TensorShape  # noqa: F401
 from .framework.tensor_spec import TensorSpec, TypeSpec  # noqa: F401
+from .api.type_specs import (  # noqa: F401
+    IndexedSlicesSpec, NoneTensorSpec, OptionalSpec, RaggedTensorSpec, SparseTensorSpec, TensorArraySpec,
+    type_spec_from_value,
+)
+from .api.gradient_registry import (  # noqa: F401
+    AggregationMethod, RegisterGradient, no_gradient, recompute_grad, register_tensor_conversion_function,
+)
 from .framework import dtypes
 from .framework.device_spec import DeviceSpec
 from .framework.dtypes import (  # noqa: F401
     DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64, half,
     int8, int16, int32, int64, string, uint8, uint16, uint32, uint64,
 )
+from .framework.dtypes import qint8, qint16, qint32, quint8, quint16, resource, variant  # noqa: F401,E402
+from .api.misc_names import (  # noqa: F401,E402 - misc_names.py
+    approx_top_k, conv, conv2d_backprop_filter_v2, conv2d_backprop_input_v2, ragged_fill_empty_rows,
+    ragged_fill_empty_rows_grad,
+)
+dtypes.complex = complex  # tf.dtypes.complex is the tf.complex function (dtypes cannot import the api layer)
 
 from . import internal as __internal__  # noqa: E402,F401  (tf.__internal__, for Keras 3)
 from . import _facade_names  # noqa: E402,F401  (names of upper layers in lower layers' public namespaces)

@@ -22,6 +22,10 @@ from .tools.memory_view import memory_summary
 
 _config_experimental.list_kernels = list_kernels
 _config_experimental.set_placer, _config_experimental.get_placer = set_placer, get_placer
+from .api import check_numerics as _check_numerics  # noqa: E402
+
+for _name in ("enable_op_determinism", "enable_tensor_float_32_execution", "tensor_float_32_execution_enabled"):
+    setattr(_config_experimental, _name, getattr(_check_numerics, _name))
 _dtypes.cast, _dtypes.saturate_cast = cast, saturate_cast
 for _name in ("get_memory_info", "get_memory_usage", "memory_stats", "release_unused_memory", "reset_memory_stats"):
     setattr(_config_experimental, _name, getattr(memory_queries, _name))

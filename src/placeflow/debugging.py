@@ -10,6 +10,7 @@ from .api.assertions import (  # noqa: F401
     assert_scalar, assert_type, is_numeric_tensor,
 )
 from .api.shape_assertions import assert_shapes  # noqa: F401
+from .api.check_numerics import disable_check_numerics, enable_check_numerics  # noqa: F401
 from .config.api import get_log_device_placement, set_log_device_placement  # noqa: F401
 from .graph.error_layout import (  # noqa: F401
     disable_traceback_filtering, enable_traceback_filtering, is_traceback_filtering_enabled,

@@ -24,6 +24,8 @@ experimental = types.ModuleType("placeflow.train.experimental", "tf.train.experi
 experimental.PythonState = _PythonState
 from .graph.v1_train import get_or_create_global_step  # noqa: F401
 from .api.example_proto import BytesList, Example, Feature, Features, FloatList, Int64List  # noqa: E402,F401
+from .api.sequence_example import FeatureList, FeatureLists, SequenceExample  # noqa: E402,F401
+from .api.cluster_def import ClusterDef, JobDef, ServerDef  # noqa: E402,F401
 
 
 def _building_tf1_graph() -> bool:

@@ -17,7 +17,7 @@ from placeflow.framework.tf_api import is_refusal
 LISTING = json.loads(pathlib.Path(__file__).with_name("tf_2_21_api.json").read_text())
 EXCLUDED = ("tf.raw_ops.", "tf.tpu.", "tf.xla.", "tf.lite.", "tf.quantization.", "tf.security.", "tf.feature_column.",
             "tf.compat.")
-FLOOR = 0.81  # the share implemented when this test was last raised (81.2%); raise it as modules land
+FLOOR = 0.91  # the share implemented when this test was last raised (91.6%; the target: 90%); raise it as modules land
 REPORTS: list = []  # read by tests/conftest.py's terminal summary
 
 
@@ -75,9 +75,9 @@ def test_no_tensorflow_name_is_an_attribute_error():
 def test_a_refused_name_raises_not_implemented_error_naming_it():
     with pytest.raises(NotImplementedError, match=r"tf\.io\.decode_proto is not implemented in placeflow"):
         tf.io.decode_proto(b"", "m", [], [])
-    with pytest.raises(NotImplementedError, match=r"tf\.math\.sobol_sample is not implemented"):
-        tf.math.sobol_sample(2, 3)
-    assert not isinstance(3, tf.RaggedTensorSpec)  # a refused class still works in isinstance checks
+    with pytest.raises(NotImplementedError, match=r"tf\.lookup\.experimental\.DenseHashTable is not implemented"):
+        tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, 0, -1, -2)
+    assert not isinstance(3, tf.experimental.StructuredTensor)  # a refused class still works in isinstance checks
     with pytest.raises(AttributeError):  # not a TensorFlow name
         tf.math.not_a_tensorflow_function
 

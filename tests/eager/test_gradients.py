@@ -305,6 +305,23 @@ CASES = {
     "MaxPoolGradWithArgmax": (None, []),  # second-order: not implemented (marked)
     "IsotonicRegression": (lambda x: tf.nn.isotonic_regression(x)[0] * tf.constant(np.arange(1.0, 6.0)[None]),
                            [np.array([[1.0, 3.0, 2.5, 0.5, 0.7]])]),
+    # linalg-fft (ops/linalg_more.py, ops/fft_nd.py): sqrtm and the Sylvester solve of its gradient
+    "MatrixSquareRoot": (lambda x: tf.linalg.sqrtm(x) * tf.constant(W33),
+                         [np.array([[4.0, 1.0, 0.5], [0.3, 3.0, 0.2], [0.1, -0.4, 2.0]])]),
+    "_SylvesterSolve": (lambda b, g: execute("_SylvesterSolve", (b, g), tf.float64) * tf.constant(W33),
+                        [np.array([[2.0, 0.5, 0.1], [0.2, 1.5, -0.3], [0.0, 0.4, 1.8]]), signed(3, 3)]),
+    "MatrixLogarithm": (None, []),  # TensorFlow registers no gradient: it raises LookupError
+    "FFTND": (None, []), "IFFTND": (None, []), "RFFTND": (None, []), "IRFFTND": (None, []),  # LookupError, as TF
+    # random-rest (ops/random_more.py): gamma's sampled gradient is checked against TF's RandomGammaGrad values and
+    # the CDF in tests/random_more; the truncated normal's samples are an inverse CDF, so central differences apply
+    "RandomGamma": (None, []),  # sampled: a fresh draw per call (tests/random_more checks its gradient)
+    "RandomGammaGrad": (None, []), "RandomPoissonV2": (None, []),  # TF registers no gradient: LookupError
+    "StatelessShuffle": (None, []),  # TF registers no gradient: LookupError
+    "StatelessParameterizedTruncatedNormal": (
+        lambda m, s, lo, hi: tf.random.stateless_parameterized_truncated_normal([2, 3], [4, 5], m, s, lo, hi)
+        * tf.constant(W32.T), [np.array([0.2, -0.3, 0.5]), np.array([1.0, 0.7, 1.5]), np.array([-1.0, -2.0, 0.0]),
+                               np.array([1.5, 0.5, 3.0])]),
+    "_TruncatedNormalPartial": (None, []),  # second derivatives of the truncated normal: LookupError
 }
 
 

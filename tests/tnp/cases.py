@@ -294,6 +294,8 @@ EAGER.update({
                                 bool(t.all(t.greater_equal(t.random.uniform(3.0, 4.0, (50,)), 3.0))),
                                 bool(t.all(t.less(t.random.randint(2, 5, (100,)), 5))),
                                 bool(t.all(t.greater_equal(t.random.randint(2, 5, (100,)), 2)))],
+    "random_poisson": lambda t: [(x.dtype.name, list(x.shape)) for x in (t.random.poisson(3.0, (2, 3)),)] + [
+        bool(t.all(t.greater_equal(t.random.poisson(2.0, (100,)), 0)))],
 })
 
 _X = np.array([[1.0, -2.5, 3.0], [4.0, 5.5, -6.0]])

@@ -13,8 +13,9 @@ from ..graph.graph import Tensor as GraphTensor
 def _assert(relation, x, y, message, summarize, name):
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype=x.dtype)
-    return execute("_AssertCompare", (x, y), x.dtype, {"relation": relation, "message": message or "",
-                                                      "summarize": int(summarize or 3)}, name=name)
+    checked = execute("_AssertCompare", (x, y), x.dtype, {"relation": relation, "message": message or "",
+                                                         "summarize": int(summarize or 3)}, name=name)
+    return None if isinstance(checked, EagerTensor) else checked  # eagerly None, as TF; in a graph, the op
 
 
 def assert_equal(x, y, message=None, summarize=None, name=None):

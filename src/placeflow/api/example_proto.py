@@ -287,6 +287,9 @@ def parse_single_example(serialized, features, example_names=None, name=None):
     """{key: tensor} of one serialized Example: FixedLenFeature gives a dense tensor of its shape, VarLenFeature a
     1-D SparseTensor."""
     _refuse_in_graph("parse_single_example")
+    from .sequence_example import has_new_kinds, parse_example_more
+    if has_new_kinds(features):  # FixedLenSequenceFeature, SparseFeature, RaggedFeature
+        return parse_example_more(serialized, features, batched=False)
     from .sparse import SparseTensor
     record = _records(serialized)
     if np.ndim(record) != 0:
@@ -308,6 +311,9 @@ def parse_example(serialized, features, example_names=None, name=None):
     """{key: tensor} of a batch of serialized Examples: FixedLenFeature gives [batch, *shape], VarLenFeature a
     [batch, longest] SparseTensor."""
     _refuse_in_graph("parse_example")
+    from .sequence_example import has_new_kinds, parse_example_more
+    if has_new_kinds(features):  # FixedLenSequenceFeature, SparseFeature, RaggedFeature
+        return parse_example_more(serialized, features, batched=True)
     from .sparse import SparseTensor
     records = list(np.asarray(_records(serialized), dtype=object).reshape(-1))
     parsed = _parse_records(records, features)

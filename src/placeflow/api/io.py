@@ -10,6 +10,13 @@ from ..framework import dtypes
 from . import gfile  # noqa: F401 - tf.io.gfile
 from .tfrecord import TFRecordOptions, TFRecordWriter  # noqa: F401
 from .example_proto import FixedLenFeature, VarLenFeature, parse_example, parse_single_example  # noqa: F401
+from .sequence_example import (  # noqa: F401
+    FixedLenSequenceFeature, RaggedFeature, SparseFeature, parse_sequence_example, parse_single_sequence_example,
+)
+from .io_more import (  # noqa: F401
+    decode_json_example, deserialize_many_sparse, match_filenames_once, matching_files, serialize_many_sparse,
+    serialize_sparse,
+)
 
 
 def _string(value, what: str):

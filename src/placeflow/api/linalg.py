@@ -318,3 +318,4 @@ from .linear_operator import (  # noqa: E402,F401 - tf.linalg's LinearOperator f
     LinearOperatorPermutation, LinearOperatorScaledIdentity, LinearOperatorToeplitz, LinearOperatorTridiag,
     LinearOperatorZeros,
 )
+from .linalg_more import experimental, logm, sqrtm  # noqa: E402,F401 - linalg_more.py

@@ -28,3 +28,4 @@ from .special_math import approx_max_k, approx_min_k, lbeta  # noqa: F401,E402
 from .special_math import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e  # noqa: F401,E402
 from . import math_special as special  # noqa: F401,E402
 from .special_more import betainc, igamma, igammac  # noqa: F401,E402
+from .sobol import sobol_sample  # noqa: F401,E402 - sobol.py

@@ -233,6 +233,9 @@ def cast(x, dtype, name=None):
         return SparseTensor(x.indices, cast(x.values, dtype, name), x.dense_shape)
     x = convert_to_tensor(x)
     dtype = dtypes.as_dtype(dtype)
+    if getattr(dtype, "is_quantized", False):
+        raise NotImplementedError(f"tf.cast to the quantized type {dtype.name} is not implemented in placeflow: it "
+                                  f"has no quantized kernels. Keep the values in an integer or float type.")
     if x.dtype == dtype:
         return x
     if x.dtype == dtypes.string and graph_mode.active() is None:

@@ -9,6 +9,7 @@ from . import math_ops
 from .math_ops import sigmoid, tanh  # noqa: F401 - also public under nn
 from . import nn_experimental as experimental  # noqa: F401 - tf.nn.experimental
 from .special_math import zero_fraction  # noqa: F401 - also public under nn
+from .special_math import approx_max_k, approx_min_k  # noqa: F401 - also public under nn (as TF)
 from .nn_losses import log_poisson_loss, weighted_cross_entropy_with_logits  # noqa: F401
 from .math_ops import in_top_k, top_k  # noqa: F401 - also public under nn
 from .ctc import ctc_beam_search_decoder, ctc_greedy_decoder, ctc_loss  # noqa: F401 - CTC loss and decoders

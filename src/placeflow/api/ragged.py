@@ -21,7 +21,8 @@ def _refuse(name):
 
 
 def _splits(value):
-    splits = convert_to_tensor(value)
+    literal = isinstance(value, (list, tuple, int))  # Python literals become int64 splits, as in TF
+    splits = convert_to_tensor(value, dtype=dtypes.int64) if literal else convert_to_tensor(value)
     if splits.dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"row_splits must be int32 or int64; got {splits.dtype.name}.")
     return splits

@@ -20,7 +20,7 @@ from ..eager.execute import execute
 from ..eager.convert import convert_to_tensor
 from ..framework import dtypes, errors, graph_mode
 from ..ops.philox import Stream
-from . import math_ops
+from . import check_numerics, math_ops
 
 DEFAULT_GLOBAL_SEED = 87654321  # TF's DEFAULT_GRAPH_SEED
 _MAXINT32 = 2**31 - 1
@@ -61,6 +61,9 @@ def get_seed(op_seed):
             seeds = (_global_seed % _MAXINT32, int(op_seed) % _MAXINT32)
         elif op_seed is not None:
             seeds = (DEFAULT_GLOBAL_SEED, int(op_seed) % _MAXINT32)
+        elif check_numerics.op_determinism_enabled():
+            raise RuntimeError("Random ops require a seed to be set when determinism is enabled. Please set a seed "
+                               "before running the op, e.g. by calling tf.random.set_seed(1).")
         else:
             return None, None
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
@@ -318,3 +321,9 @@ def _experimental_namespace():
 
 
 experimental = _experimental_namespace()
+
+from .random_more import (  # noqa: E402,F401 - random_more.py
+    gamma, poisson, stateless_parameterized_truncated_normal,
+)
+from .random_more import index_shuffle as _index_shuffle, stateless_shuffle as _stateless_shuffle  # noqa: E402
+experimental.index_shuffle, experimental.stateless_shuffle = _index_shuffle, _stateless_shuffle

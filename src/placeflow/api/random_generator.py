@@ -102,6 +102,9 @@ class Generator:
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
         """A generator seeded from the operating system's entropy."""
+        from .check_numerics import op_determinism_enabled
+        if op_determinism_enabled():
+            raise RuntimeError('"from_non_deterministic_state" cannot be called when determinism is enabled.')
         seed = np.random.SeedSequence().generate_state(_STATE_SIZE, np.uint64)
         return cls(state=seed.view(np.int64), alg=alg)
 

@@ -420,3 +420,4 @@ def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None, spa
 from .sparse_more import (  # noqa: E402,F401 - the rest of tf.sparse
     eye, fill_empty_rows, mask, reset_shape, slice, softmax, split, to_indicator,
 )
+from .linalg_more import sampled_addmm  # noqa: E402,F401 - linalg_more.py

@@ -4,6 +4,8 @@ unsorted_segment_sqrt_n)."""
 
 from __future__ import annotations
 
+import collections
+
 from ..eager.convert import convert_to_tensor
 from ..framework import dtypes
 from ..framework.tensor_shape import TensorShape
@@ -109,8 +111,17 @@ def lbeta(x, name=None):
     return math_ops.subtract(math_ops.reduce_sum(lgamma(x), axis=-1), lgamma(math_ops.reduce_sum(x, axis=-1)))
 
 
+ApproxTopK = collections.namedtuple("ApproxTopK", ["values", "indices"])
+_APPROX_DTYPES = ("float16", "bfloat16", "float32")
+
+
 def _approx_k(operand, k, reduction_dimension, largest: bool):
     operand = convert_to_tensor(operand)
+    if operand.dtype.name not in _APPROX_DTYPES:
+        from ..framework import errors
+        raise errors.InvalidArgumentError(None, None, (
+            f"Value for attr 'T' of {dtypes.cpp_name(operand.dtype)} is not in the list of allowed values: half, "
+            f"bfloat16, float\n\t; NodeDef: {{{{node ApproxTopK}}}}\nplaceflow: cast the operand to float32."))
     rank = len(operand.shape)
     axis = int(reduction_dimension) % rank
     if axis != rank - 1:  # TF's CPU kernel reduces the last dimension only
@@ -121,7 +132,7 @@ def _approx_k(operand, k, reduction_dimension, largest: bool):
             f"reduction_dimension={int(reduction_dimension)}, reduction_input_size_override=-1]"))
     moved = operand
     values, indices = math_ops.top_k(moved if largest else math_ops.negative(moved), int(k))
-    return (values if largest else math_ops.negative(values)), indices
+    return ApproxTopK(values if largest else math_ops.negative(values), indices)
 
 
 def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95, reduction_input_size_override=-1,

@@ -51,6 +51,8 @@ class Context:
         self.placer = "simple"  # which placer places graphs (placement/placers.py)
         self.device_policy = "silent"  # implicit eager copies: silent, warn, explicit, silent_for_int32
         self.log_device_placement = False
+        self.op_determinism = False  # tf.config.experimental.enable_op_determinism (unseeded random ops raise)
+        self.tensor_float_32 = True  # tf.config.experimental.enable_tensor_float_32_execution (recorded only)
         self.synchronous_execution = True
         self.placement_cache: dict = {}  # filled by the placement layer; cleared when a flag changes
         self._logical = None

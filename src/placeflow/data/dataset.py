@@ -431,6 +431,22 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
                 complete.set()
         return Dataset(make, self._cardinality, self._spec)
 
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        """Write the elements under the directory `path` (placeflow's format: see saved_datasets.py)."""
+        from .saved_datasets import save
+        return save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None, wait=False) -> "Dataset":
+        """The dataset Dataset.save wrote under `path` (see saved_datasets.py)."""
+        from .saved_datasets import load
+        return load(path, element_spec, compression, reader_func, wait)
+
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None, name=None) -> "Dataset":
+        """This dataset cached under the directory `path` by its first complete pass (see saved_datasets.py)."""
+        from .saved_datasets import snapshot
+        return snapshot(path, compression, reader_func, shard_func)(self)
+
     def with_options(self, options, name=None) -> "Dataset":
         """The same dataset carrying `options` (tf.data.Options; auto-sharding matters across workers)."""
         from .options import Options
@@ -681,6 +697,9 @@ def _check_arity(fn, count: int) -> None:
 
 def _host_value(value):
     """A source's host array: NumPy arrays keep their dtype; Python floats become float32 and ints int32 (TF)."""
+    if hasattr(value, "_type_spec") and not hasattr(value, "numpy"):  # a composite: ExtensionType, ragged, ...
+        raise NotImplementedError(f"A dataset of {type(value).__name__} values is not implemented in placeflow "
+                                  f"(its datasets hold dense tensors); got {value!r}.")
     if hasattr(value, "numpy"):
         return _owned(value.numpy())
     if isinstance(value, np.ndarray):
@@ -725,7 +744,10 @@ def _zip_structures(types, shapes):
 
 
 def _as_spec(value):
-    from ..framework.tensor_spec import TensorSpec
+    from ..framework.tensor_spec import TensorSpec, TypeSpec
+    if isinstance(value, TypeSpec) and not isinstance(value, TensorSpec):
+        raise NotImplementedError(f"Dataset.from_generator with a {type(value).__name__} in output_signature is "
+                                  f"not implemented in placeflow (its datasets hold dense tensors); got {value!r}.")
     if not isinstance(value, TensorSpec):
         raise TypeError(f"output_signature must be a structure of placeflow.TensorSpec, got {value!r}.")
     return value

@@ -7,6 +7,13 @@ import numpy as np
 from ..api.optional import Optional  # noqa: F401 - tf.data.experimental.Optional is tf.experimental.Optional
 from .csv_datasets import CsvDataset, SqlDataset, make_csv_dataset  # noqa: F401
 from .dataset import AUTOTUNE, prefetch_to_device  # noqa: F401
+from . import experimental_service as service  # noqa: F401 - tf.data.experimental.service, refused as a whole
+from .experimental_more import (  # noqa: F401
+    SHARD_HINT, AutotuneAlgorithm, DatasetInitializer, RandomDataset, TFRecordWriter, dense_to_sparse_batch,
+    distributed_save, enable_debug_mode, from_variant, get_model_proto, make_batched_features_dataset,
+    make_saveable_from_iterator, parse_example_dataset, rejection_resample, to_variant,
+)
+from .saved_datasets import load, save, snapshot  # noqa: F401
 from .options import (  # noqa: F401
     AutoShardPolicy, AutotuneOptions, DistributeOptions, ExternalStatePolicy, OptimizationOptions, ThreadingOptions,
 )

@@ -150,28 +150,14 @@ class GroupingTransformations:
                                   "be SparseTensors); use padded_batch.")
 
     def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None, name=None):
-        """Not implemented."""
-        raise NotImplementedError("Dataset.rejection_resample is not implemented in placeflow; use "
-                                  "Dataset.sample_from_datasets over per-class datasets.")
-
-    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
-        """Not implemented: TF's snapshot format."""
-        raise NotImplementedError("Dataset.save is not implemented in placeflow (TensorFlow's snapshot format); "
-                                  "write TFRecords with tf.io.TFRecordWriter, or cache(filename).")
-
-    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None, name=None):
-        """Not implemented: TF's snapshot format."""
-        raise NotImplementedError("Dataset.snapshot is not implemented in placeflow; use cache(filename).")
+        """(class, element) pairs resampled so that the classes follow `target_dist` (TF's algorithm; see
+        data/experimental_more.py)."""
+        from .experimental_more import rejection_resample
+        return self.apply(rejection_resample(class_func, target_dist, initial_dist, seed))
 
     def fingerprint(self):
         """Not implemented."""
         raise NotImplementedError("Dataset.fingerprint is not implemented in placeflow.")
-
-    @staticmethod
-    def load(path, element_spec=None, compression=None, reader_func=None, wait=False):
-        """Not implemented: TF's snapshot format."""
-        raise NotImplementedError("Dataset.load is not implemented in placeflow (TensorFlow's snapshot format); "
-                                  "read TFRecords with tf.data.TFRecordDataset.")
 
     @staticmethod
     def counter(start=0, step=1, dtype=None, name=None):
@@ -189,17 +175,9 @@ class GroupingTransformations:
 
     @staticmethod
     def random(seed=None, rerandomize_each_iteration=None, name=None):
-        """Random int64 values forever (placeflow's stream: the same seed repeats placeflow's values)."""
-        from .dataset import Dataset, _spec_of
-        passes = [0]
-
-        def make():
-            rng = np.random.default_rng(None if seed is None else [int(seed), passes[0]])
-            if rerandomize_each_iteration:
-                passes[0] += 1
-            while True:
-                yield np.int64(rng.integers(-2**63, 2**63 - 1))
-        return Dataset(make, -1, _spec_of((), np.int64))
+        """Random int64 values forever: TF's values for a seed (tf.data.experimental.RandomDataset)."""
+        from .experimental_more import RandomDataset
+        return RandomDataset(seed, rerandomize_each_iteration)
 
     @staticmethod
     def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,

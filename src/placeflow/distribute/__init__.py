@@ -1,7 +1,7 @@
 """placeflow.distribute: MirroredStrategy, MultiWorkerMirroredStrategy, OneDeviceStrategy, distributed values,
 all-reduce choices, and task servers."""
 
-from . import cluster as cluster_resolver  # noqa: F401 - tf.distribute.cluster_resolver.*ClusterResolver
+from . import slurm_resolver as cluster_resolver  # noqa: F401 - tf.distribute.cluster_resolver.*Resolver
 from . import experimental  # noqa: F401
 from .cross_device_ops import (  # noqa: F401
     CrossDeviceOps, HierarchicalCopyAllReduce, NcclAllReduce, ReductionToOneDevice,
@@ -11,6 +11,9 @@ from .distribution_context import (  # noqa: F401
     in_cross_replica_context,
 )
 from .input_lib import InputContext, ValueContext  # noqa: F401
+from .input_options import (  # noqa: F401
+    InputOptions, InputReplicationMode, RunOptions, experimental_set_strategy,
+)
 from .input_lib import DistributedDatasetInterface as DistributedDataset  # noqa: F401
 from .input_lib import DistributedIteratorInterface as DistributedIterator  # noqa: F401
 from .multi_worker import (  # noqa: F401

@@ -34,6 +34,9 @@ class ClusterSpec:
     def __init__(self, cluster):
         if isinstance(cluster, ClusterSpec):
             cluster = cluster.as_dict()
+        from ..api.cluster_def import ClusterDef, jobs_of
+        if isinstance(cluster, ClusterDef):
+            cluster = jobs_of(cluster)
         if not isinstance(cluster, dict):
             raise TypeError("`cluster` must be a dictionary mapping one or more job names to lists of network "
                             f"addresses, or a `ClusterDef` protocol buffer; got {cluster!r}.")
@@ -92,9 +95,9 @@ class ClusterSpec:
         return out
 
     def as_cluster_def(self):
-        """Refused: placeflow has no ClusterDef protocol buffer (use as_dict)."""
-        raise NotImplementedError("ClusterSpec.as_cluster_def is not implemented in placeflow (no protocol buffers); "
-                                  "use as_dict().")
+        """The cluster as a tf.train.ClusterDef message (jobs by name)."""
+        from ..api.cluster_def import cluster_def_of
+        return cluster_def_of(self._jobs)
 
     def __bool__(self) -> bool:
         return bool(self._jobs)

@@ -14,6 +14,10 @@ import time
 from ..graph.step_stats import listen_to_function_steps
 from . import multi_worker
 from .multi_worker import CollectiveCommunication, CommunicationImplementation, CommunicationOptions  # noqa: F401
+from . import partitioners  # noqa: F401 - tf.distribute.experimental.partitioners
+from .central_storage import CentralStorageStrategy  # noqa: F401
+from .input_options import ValueContext  # noqa: F401
+from .preemption import PreemptionCheckpointHandler, PreemptionWatcher, TerminationConfig  # noqa: F401
 
 PHASES = ("compute", "all-reduce", "copies")
 
@@ -60,6 +64,18 @@ class PhaseTimer:
         """One line: steps, and busy ms per step for each phase."""
         parts = ", ".join(f"{phase} {ms:.3f} ms" for phase, ms in self.per_step_ms().items())
         return f"{self.steps} steps; per step: {parts}"
+
+
+class CollectiveHints:
+    """Deprecated tf.distribute.experimental.CollectiveHints: makes the equivalent CommunicationOptions."""
+
+    def __new__(cls, bytes_per_pack=0, timeout_seconds=None):
+        if bytes_per_pack < 0:
+            raise ValueError(f"Argument `bytes_per_pack` must be >=0, Received {bytes_per_pack}. Use 0 to let the "
+                             "strategy choose.")
+        return CommunicationOptions(bytes_per_pack=bytes_per_pack, timeout_seconds=timeout_seconds or None,
+                                    implementation=CommunicationImplementation.AUTO)  # a timeout of 0: none
+
 
 
 class MultiWorkerMirroredStrategy(multi_worker.MultiWorkerMirroredStrategy):

@@ -171,6 +171,7 @@ class Strategy:
     # -- running ----------------------------------------------------------------------------------
     def run(self, fn, args=(), kwargs=None, options=None):
         """fn(*args, **kwargs) once per replica, on its device; distributed arguments are split per replica."""
+        _options().check_run_options(options)
         kwargs = kwargs or {}
         _, replica = distribution_context.current()
         if replica is not None and distribution_context.has_strategy():
@@ -255,10 +256,16 @@ class Strategy:
     # -- input ------------------------------------------------------------------------------------
     def experimental_distribute_dataset(self, dataset, options=None):
         """Iterate `dataset`'s global batches split across replicas (see input_lib for the split rule)."""
+        _refuse_unhonoured(_options().check_input_options(options))
         return input_lib.DistributedDataset(dataset, self._extended.worker_devices)
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):
         """dataset_fn(InputContext) builds the per-replica input; replica i gets every n-th element."""
+        checked = _options().check_input_options(options, from_function=True)
+        if checked.experimental_replication_mode != _options().InputReplicationMode.PER_WORKER:
+            raise NotImplementedError("InputReplicationMode.PER_REPLICA is not implemented for this strategy in "
+                                      "placeflow; leave the default PER_WORKER.")
+        _refuse_unhonoured(checked)
         context = input_lib.InputContext(1, 0, self.num_replicas_in_sync)
         return input_lib.DatasetsFromFunction(dataset_fn(context), self._extended.worker_devices)
 
@@ -340,6 +347,7 @@ class _DefaultStrategy(Strategy):
         yield self
 
     def run(self, fn, args=(), kwargs=None, options=None):
+        _options().check_run_options(options)
         return fn(*args, **(kwargs or {}))
 
     def _reduce_leaf(self, reduce_op, value, axis):
@@ -348,7 +356,23 @@ class _DefaultStrategy(Strategy):
         return value
 
     def experimental_distribute_dataset(self, dataset, options=None):
+        _refuse_unhonoured(_options().check_input_options(options))
         return dataset
+
+
+def _options():
+    from . import input_options  # imported late: input_options reads multi_worker, which reads this module
+    return input_options
+
+
+def _refuse_unhonoured(options) -> None:
+    """InputOptions fields these strategies' input pipelines do not read, refused by name when set."""
+    defaults = _options().InputOptions()
+    for field in ("experimental_fetch_to_device", "experimental_per_replica_buffer_size"):
+        if getattr(options, field) != getattr(defaults, field):
+            raise NotImplementedError(f"tf.distribute.InputOptions({field}={getattr(options, field)!r}) is not "
+                                      f"implemented for this strategy in placeflow (CentralStorageStrategy honours "
+                                      f"it); leave the default {getattr(defaults, field)!r}.")
 
 
 _default = None

@@ -25,7 +25,13 @@ def _converted(value, dtype=None, name=None):
     """`as_tensor_or_none`, and a (nested) list or tuple holding tensors packed as TensorFlow packs it."""
     if value.__class__ in _SEQUENCES:
         return packed(value, dtype)
-    return as_tensor_or_none(value, dtype, name)
+    tensor = as_tensor_or_none(value, dtype, name)
+    if tensor is None and conversion_hook is not None:
+        return conversion_hook(value, dtype, name)
+    return tensor
+
+
+conversion_hook = None  # tf.register_tensor_conversion_function's converter (set by api/gradient_registry.py)
 
 
 _SEQUENCES = (list, tuple)

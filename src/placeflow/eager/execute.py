@@ -19,6 +19,7 @@ from .tensor import EagerTensor
 
 _current_graph = graph_mode.current
 COPY_EXEMPT_OPS = frozenset({"Identity", "_EagerConst", "VarHandleOp"})  # explicit placements
+numerics_check = None  # f(op, inputs, outputs) while tf.debugging.enable_check_numerics is on, else None
 
 
 class OpInfo:
@@ -69,6 +70,8 @@ def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
         outputs = EagerTensor(out, device)
     if ctx.log_device_placement:
         placement_logger.info("Executing op %s in device %s", op, device.name)
+    if numerics_check is not None:  # tf.debugging.enable_check_numerics (api/check_numerics.py)
+        numerics_check(op, inputs, outputs)
     if tape.active_count:
         tape.record(op, attrs, inputs, outputs)
     return outputs

@@ -14,16 +14,20 @@ class DType:
     def __init__(self, name: str, np_dtype, kind: str):
         self.name = name
         self._np = None if np_dtype is None else np.dtype(np_dtype)
-        self._kind = kind  # 'f' float, 'i' signed, 'u' unsigned, 'b' bool, 'c' complex, 'O' other
+        self._kind = kind  # 'f' float, 'i' signed, 'u' unsigned, 'b' bool, 'c' complex, 'O' other,
+        # 'q' quantized (qint8, ...), 'h' handle (resource, variant)
 
     @property
     def as_numpy_dtype(self):
-        """The NumPy scalar type of this dtype (TensorFlow's attribute name)."""
-        return self.numpy_dtype.type
+        """The NumPy scalar type of this dtype (TensorFlow's attribute name; a structured dtype when quantized)."""
+        return self._np if self._kind == "q" else self.numpy_dtype.type
 
     @property
     def numpy_dtype(self) -> np.dtype:
-        """The NumPy dtype object of this dtype."""
+        """The NumPy dtype object of this dtype (the arrays of its tensors; none for quantized or handle types)."""
+        if self._kind == "q":
+            raise NotImplementedError(f"Tensors of the quantized type {self.name} are not implemented in placeflow: "
+                                      "it has no quantized kernels. Keep the values in an integer or float type.")
         if self._np is None:
             self._np = _load_ml_dtype(self.name)
         return self._np
@@ -60,12 +64,19 @@ class DType:
 
     @property
     def is_numeric(self) -> bool:
-        """True for integer, floating and complex types (not bool or string)."""
-        return self._kind in "iufc"
+        """True for integer, floating, complex and quantized types (not bool, string, resource or variant)."""
+        return self._kind in "iufcq"
+
+    @property
+    def is_quantized(self) -> bool:
+        """True for the quantized types qint8, quint8, qint16, quint16 and qint32."""
+        return self._kind == "q"
 
     @property
     def size(self) -> int:
         """Bytes per element."""
+        if self._kind in "hq":
+            return 0 if self._kind == "h" else self._np.itemsize  # handles have no fixed size, as in TensorFlow
         return 2 if self.name == "bfloat16" else 1 if self.name in _NARROW else self.numpy_dtype.itemsize
 
     @property
@@ -91,12 +102,21 @@ class DType:
         if self._kind in "iu":
             info = _ml_info("iinfo", self) if self.name in _NARROW else np.iinfo(self.numpy_dtype)
             return int(info.min), int(info.max)
+        if self._kind == "q":
+            raise TypeError(f"Cannot find minimum or maximum value of {self} with quantized type {self}.")
         raise TypeError(f"Cannot find minimum or maximum value of {self} with type {self}.")
 
     @property
     def is_numpy_compatible(self) -> bool:
         """Whether NumPy has this dtype (bfloat16 and the narrow types through ml_dtypes)."""
-        return (self.name != "bfloat16" and self.name not in _NARROW) or self._np is not None
+        if self._kind == "h":
+            return False
+        if self._np is None and (self.name == "bfloat16" or self.name in _NARROW):
+            try:
+                self.numpy_dtype  # noqa: B018 - loads it through ml_dtypes when installed
+            except TypeError:
+                return False
+        return True
 
     def __repr__(self) -> str:
         return f"tf.{self.name}"
@@ -135,6 +155,8 @@ def _ml_dtypes():
 
 
 def _load_ml_dtype(name: str) -> np.dtype:
+    if name in ("resource", "variant"):
+        raise TypeError(f"tf.{name} has no NumPy dtype: its tensors are handles, not arrays of numbers.")
     return np.dtype(getattr(_ml_dtypes(), name))
 
 
@@ -170,6 +192,16 @@ int4 = DType("int4", None, "i")
 uint4 = DType("uint4", None, "u")
 int2 = DType("int2", None, "i")
 uint2 = DType("uint2", None, "u")
+# TensorFlow's quantized types (NumPy structured dtypes, as TensorFlow gives them; placeflow's ops refuse them)
+# and its handle types (no NumPy dtype)
+qint8 = DType("qint8", [("qint8", "i1")], "q")
+quint8 = DType("quint8", [("quint8", "u1")], "q")
+qint16 = DType("qint16", [("qint16", "<i2")], "q")
+quint16 = DType("quint16", [("quint16", "<u2")], "q")
+qint32 = DType("qint32", [("qint32", "<i4")], "q")
+QUANTIZED_DTYPES = frozenset((qint8, quint8, qint16, quint16, qint32))  # TF also lists its *_ref types
+resource = DType("resource", None, "h")
+variant = DType("variant", None, "h")
 NARROW_DTYPES = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2fnuz, float4_e2m1fn,
                  int4, uint4, int2, uint2)
 _NARROW = frozenset(d.name for d in NARROW_DTYPES)
@@ -181,9 +213,9 @@ ALL_DTYPES = (
     float16, bfloat16, float32, float64, int8, int16, int32, int64,
     uint8, uint16, uint32, uint64, bool, complex64, complex128, string,
 )
-_BY_NAME = {d.name: d for d in ALL_DTYPES + NARROW_DTYPES}
+_BY_NAME = {d.name: d for d in ALL_DTYPES + NARROW_DTYPES + tuple(QUANTIZED_DTYPES) + (resource, variant)}
 _BY_NAME.update(half=float16, double=float64)
-_BY_NUMPY = {d._np: d for d in ALL_DTYPES if d._np is not None}
+_BY_NUMPY = {d._np: d for d in ALL_DTYPES + tuple(QUANTIZED_DTYPES) if d._np is not None}
 
 
 def as_dtype(type_value) -> DType:
@@ -216,7 +248,8 @@ def as_dtype(type_value) -> DType:
 
 _DATATYPE_ENUMS = {
     "float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7, "complex64": 8,
-    "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17, "complex128": 18, "float16": 19, "uint32": 22,
+    "int64": 9, "bool": 10, "qint8": 11, "quint8": 12, "qint32": 13, "bfloat16": 14, "qint16": 15,
+    "quint16": 16, "resource": 20, "variant": 21, "uint16": 17, "complex128": 18, "float16": 19, "uint32": 22,
     "uint64": 23, "float8_e5m2": 24, "float8_e4m3fn": 25, "float8_e4m3fnuz": 26, "float8_e4m3b11fnuz": 27,
     "float8_e5m2fnuz": 28, "int4": 29, "uint4": 30, "int2": 31, "uint2": 32, "float4_e2m1fn": 33}
 _BY_ENUM = {number: _BY_NAME[name] for name, number in _DATATYPE_ENUMS.items()}

@@ -25,7 +25,7 @@ from ..eager.variables import Variable
 from ..framework import errors, graph_mode, nest
 from ..framework.device_spec import DeviceSpec
 from ..ops.debug import SIDE_EFFECT_OPS
-from ..framework.tensor_spec import TensorSpec
+from ..framework.tensor_spec import TensorSpec, TypeSpec
 from ..placement import policy
 from ..placement.scope import current as current_scope
 from ..runtime import registry
@@ -431,6 +431,11 @@ def _refuse_unimplemented(**options) -> None:
 def _checked_signature(signature):
     if signature is None:
         return None
+    other = next((s for s in signature if isinstance(s, TypeSpec) and not isinstance(s, TensorSpec)), None) \
+        if isinstance(signature, (list, tuple)) else None
+    if other is not None:
+        raise NotImplementedError(f"A placeflow.function input_signature holding a {type(other).__name__} is not "
+                                  f"implemented (traced functions take dense tensors); got {other!r}.")
     if not isinstance(signature, (list, tuple)) or not all(isinstance(s, TensorSpec) for s in signature):
         raise TypeError(f"input_signature must be a list of placeflow.TensorSpec (nested structures are not "
                         f"implemented), got {signature!r}.")

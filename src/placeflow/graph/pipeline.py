@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 
+from ..eager import execute as _eager_execute
 from ..placement import placers
 from . import executor, intra_op, lanes, partition
 from .graph import Tensor
@@ -37,6 +38,11 @@ def plan(fetches, feeds, placed: dict, targets=(), store=None, reasons=None):
 def run(plan, feed_values, inter_threads: int, intra_threads: int, collector=None, own_lanes=None) -> list:
     """One step of `plan`: in the caller's thread when it has no parallel work (or `inter_threads` < 0, as
     TensorFlow's negative inter-op count), else on the devices' lanes with BLAS threads shared out."""
+    if _eager_execute.numerics_check is not None:
+        raise NotImplementedError("tf.debugging.enable_check_numerics covers eager ops only in placeflow: a "
+                                  "placeflow.function, Session step or graph loop cannot run while it is on. Call "
+                                  "placeflow.debugging.disable_check_numerics() first, or run functions eagerly "
+                                  "(placeflow.config.run_functions_eagerly(True)).")
     if not plan.parallel or inter_threads < 0:
         if inter_threads < 0 and plan.parallel:
             plan.parallel = False

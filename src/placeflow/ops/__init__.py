@@ -12,6 +12,8 @@ from . import special_bessel, special_incomplete, special_integrals  # noqa: F40
 from . import nn_more, nn_sampling  # noqa: F401,E402  (more tf.nn kernels, candidate samplers)
 from . import image_more, image_sample  # noqa: F401,E402  (tf.image's box, glimpse, SSIM-side kernels)
 from . import audio  # noqa: F401,E402  (tf.audio's WAV kernels)
+from . import random_more  # noqa: F401,E402  (gamma, poisson, shuffles, Sobol)
+from . import fft_nd, linalg_more  # noqa: F401,E402  (FFTND family, sqrtm/logm, EditDistance)
 from .registry import find_kernel, list_kernels, op_def, registered_ops  # noqa: F401
 
 # TensorFlow's kernels return inf and nan silently (log(0), 1/0, inf - inf); NumPy's warn. The warnings of

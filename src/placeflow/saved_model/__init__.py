@@ -2,8 +2,17 @@
 TensorFlow's constants."""
 
 from . import experimental  # noqa: F401
+from ..api.misc_names import Asset, VariablePolicy, refuse_assets, write_fingerprint  # noqa: F401
 from ..graph.saved_model_load import contains_saved_model, load  # noqa: F401
-from ..graph.saved_model_save import save  # noqa: F401
+from ..graph.saved_model_save import GRAPH_FILE, save as _save
+
+
+def save(obj, export_dir, signatures=None, options=None) -> None:
+    """Write `obj` (a trackable: tf.Module, tf.train.Checkpoint, Keras objects) to `export_dir`, with a
+    fingerprint.pb (api/misc_names.write_fingerprint says how it is computed)."""
+    refuse_assets(obj)
+    _save(obj, export_dir, signatures, options)
+    write_fingerprint(export_dir, GRAPH_FILE)
 
 ASSETS_DIRECTORY = "assets"
 ASSETS_KEY = "saved_model_assets"
@@ -41,7 +50,8 @@ class SaveOptions:
         given = {"namespace_whitelist": namespace_whitelist, "save_debug_info": save_debug_info,
                  "function_aliases": function_aliases, "experimental_debug_stripper": experimental_debug_stripper,
                  "experimental_io_device": experimental_io_device,
-                 "experimental_variable_policy": experimental_variable_policy,
+                 "experimental_variable_policy": VariablePolicy.from_obj(experimental_variable_policy) !=
+                 VariablePolicy.NONE,
                  "experimental_custom_gradients": not experimental_custom_gradients,
                  "experimental_image_format": experimental_image_format,
                  "experimental_skip_saver": experimental_skip_saver,
@@ -58,7 +68,8 @@ class LoadOptions:
         given = [name for name, value in {"allow_partial_checkpoint": allow_partial_checkpoint,
                                           "experimental_io_device": experimental_io_device,
                                           "experimental_skip_checkpoint": experimental_skip_checkpoint,
-                                          "experimental_variable_policy": experimental_variable_policy,
+                                          "experimental_variable_policy": VariablePolicy.from_obj(
+                                              experimental_variable_policy) != VariablePolicy.NONE,
                                           "experimental_load_function_aliases": experimental_load_function_aliases,
                                           }.items() if value]
         if given:

@@ -1,5 +1,6 @@
-"""tf.saved_model.experimental: the base class of resources a SavedModel tracks."""
+"""tf.saved_model.experimental: the base class of resources a SavedModel tracks, fingerprints and VariablePolicy."""
 
+from ..api.misc_names import Fingerprint, VariablePolicy, read_fingerprint  # noqa: F401
 from ..framework.tracking import AutoTrackable
 
 

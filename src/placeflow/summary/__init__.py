@@ -3,8 +3,9 @@
 `create_file_writer(logdir)` opens `events.out.tfevents.<time>.<host>.<pid>.<n><suffix>` in `logdir` and writes
 TensorBoard's records (summary/records.py); `with writer.as_default(step):` makes it the thread's default, and
 `scalar`, `histogram`, `image`, `text` and `write` then add one value each. Writes happen eagerly: inside a
-traced `function` they are refused by name (TensorFlow records them as graph ops). Graph and profiler traces
-(`graph`, `trace_*`) are not implemented and say so.
+traced `function` they are refused by name (TensorFlow records them as graph ops). `audio` is in audio.py;
+`graph`, `trace_on`/`trace_off`/`trace_export` (graphs, not profiler traces) and `experimental.write_raw_pb`
+in trace.py.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import time
 
 import numpy as np
 
-from ..framework.refusals import not_implemented
 from . import records
 
 _state = threading.local()
@@ -237,19 +237,14 @@ def image(name, data, step=None, max_outputs=3, description=None) -> bool:
         "images", description=description or "", data_class=3), step)
 
 
-def _not_implemented(name):
-    return not_implemented(f"tf.summary.{name}", "no GraphDef or profiler traces; scalars, histograms, images, "
-                           "text and raw tensors are.")
-
-
-graph = _not_implemented("graph")
-trace_on = _not_implemented("trace_on")
-trace_off = _not_implemented("trace_off")
-trace_export = _not_implemented("trace_export")
+from .audio import audio  # noqa: E402,F401
+from .trace import graph, trace_export, trace_off, trace_on, write_raw_pb as _write_raw_pb  # noqa: E402,F401
 
 
 class experimental:  # noqa: N801 - TF's namespace name
-    """tf.summary.experimental: the default step and summary_scope."""
+    """tf.summary.experimental: the default step, summary_scope and write_raw_pb."""
+
+    write_raw_pb = staticmethod(_write_raw_pb)
 
     @staticmethod
     def get_step():

@@ -69,3 +69,8 @@ def randint(low, high=None, size=None, dtype=np.int64):
     if high is None:
         low, high = 0, low
     return tf.random.uniform(_size(size), minval=low, maxval=high, dtype=tf.as_dtype(dtype))
+
+
+def poisson(lam=1.0, size=None):
+    """Poisson(lam) counts (int64) of shape `size` + lam's shape."""
+    return tf.random.poisson(_size(size), lam, dtype=tf.int64)
