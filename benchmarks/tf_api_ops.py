@@ -196,6 +196,42 @@ def rows():
          lambda: nms_traced(boxes_t, box_scores_t), 10),
         ("bessel_j0 100k (vs np.i0)*", lambda: np.i0(bessel_points), lambda: tf.math.special.bessel_j0(bessel_points_t),
          lambda: bessel_traced(bessel_points_t), 5),
+    ] + _rows_of_stop_36(np, tf, rng)
+
+
+def _rows_of_stop_36(np, tf, rng):
+    """Forward mode, the new random samplers (TF's values), sqrtm and Sobol points."""
+    x = rng.standard_normal((256, 256)).astype(np.float32)
+    w = (rng.standard_normal((256, 256)) / 16).astype(np.float32)
+    v = rng.standard_normal((256, 256)).astype(np.float32)
+    x_t, w_t, v_t = (tf.constant(a) for a in (x, w, v))
+
+    def jvp_numpy():
+        return (1 - np.tanh(x @ w) ** 2) * (v @ w)
+
+    def jvp(a, b, t):
+        with tf.autodiff.ForwardAccumulator(a, t) as acc:
+            y = tf.tanh(tf.matmul(a, b))
+        return acc.jvp(y)
+    jvp_traced = tf.function(jvp)
+    spd = rng.standard_normal((64, 64))
+    spd = spd @ spd.T + 64 * np.eye(64)
+    spd_t = tf.constant(spd)
+
+    def sqrtm_numpy():
+        values, vectors = np.linalg.eigh(spd)
+        return (vectors * np.sqrt(values)) @ vectors.T
+    gamma_traced = tf.function(lambda: tf.random.gamma([100_000], 2.0, seed=1))
+    sqrtm_traced = tf.function(lambda m: tf.linalg.sqrtm(m))
+    sobol_traced = tf.function(lambda: tf.math.sobol_sample(16, 4096))
+    return [
+        ("jvp tanh(x@W) 256^2 (analytic)", jvp_numpy, lambda: jvp(x_t, w_t, v_t),
+         lambda: jvp_traced(x_t, w_t, v_t), 20),
+        ("random.gamma 100k (vs np gamma)", lambda: np.random.default_rng(1).gamma(2.0, size=100_000),
+         lambda: tf.random.gamma([100_000], 2.0, seed=1), gamma_traced, 3),
+        ("sqrtm 64x64 SPD (vs eigh)", sqrtm_numpy, lambda: tf.linalg.sqrtm(spd_t), lambda: sqrtm_traced(spd_t), 20),
+        ("sobol_sample 4096x16 (vs uniform)*", lambda: np.random.default_rng(1).random((4096, 16)),
+         lambda: tf.math.sobol_sample(16, 4096), sobol_traced, 5),
     ]
 
 
@@ -205,7 +241,7 @@ def main() -> None:
         base, eager, traced = (per_call_us(fn, number) for fn in (numpy_fn, eager_fn, traced_fn))
         print(f"{name:32s} {base:10.1f} {eager:10.1f} {traced:12.1f} {eager / base:9.2f} {traced / base:7.2f}")
     print("* the NumPy column of the hash row is Python's built-in hash (a different, C-speed hash), of the Bessel "
-          "row NumPy's i0 (NumPy has no J0): scale only")
+          "row NumPy's i0 (NumPy has no J0), of the Sobol row uniform draws (NumPy has no Sobol): scale only")
 
 
 if __name__ == "__main__":

@@ -6000,3 +6000,37 @@ def case_second_derivatives_through_gradient_ops(tf, env):
         traced = tf.function(lambda x, fn=fn: hvp(fn, x))(x)
         out[name + "_traced"] = np.round(traced.numpy(), 5).ravel().tolist()
     return out
+
+
+def case_arguments_that_were_ignored(tf, env):
+    """Arguments placeflow accepted and ignored before (found by scanning for unused parameters): each now does what
+    TF does with it or raises TF's class."""
+    def outcome(fn):
+        try:
+            value = fn()
+        except Exception as error:  # noqa: BLE001 - the class is the result
+            return type(error).__name__
+        return value.numpy().tolist() if hasattr(value, "numpy") else value
+
+    z = tf.constant([[1 + 2j, 3j]], tf.complex64)
+    ragged = tf.ragged.constant([[1, 2], [3]])
+    out = {f"alg_{alg}": outcome(lambda alg=alg: tf.random.stateless_uniform([2], [1, 2], alg=alg))
+           for alg in ("philox", "auto_select", "threefry", "bogus")}
+    out["alg_split_threefry"] = outcome(lambda: tf.random.experimental.stateless_split([1, 2], alg="threefry"))
+    out["transpose_conjugate"] = [[str(v) for v in row] for row in
+                                  tf.linalg.matrix_transpose(z, conjugate=True).numpy().tolist()]
+    out["transpose_plain"] = [[str(v) for v in row] for row in tf.linalg.matrix_transpose(z).numpy().tolist()]
+    words = tf.constant(["straße É", "ÀB c"])
+    out["upper_ascii"] = [w.decode() for w in tf.strings.upper(words).numpy()]
+    out["upper_utf8"] = [w.decode() for w in tf.strings.upper(words, encoding="utf-8").numpy()]
+    out["lower_ascii"] = [w.decode() for w in tf.strings.lower(words).numpy()]
+    out["lower_utf8"] = [w.decode() for w in tf.strings.lower(words, encoding="utf-8").numpy()]
+    out["lower_latin1"] = outcome(lambda: tf.strings.lower(words, encoding="latin1"))
+    out["lower_traced"] = [w.decode() for w in tf.function(lambda s: tf.strings.lower(s))(words).numpy()]
+    out["ragged_constant_int32"] = tf.ragged.constant([[1, 2], [3]], row_splits_dtype=tf.int32).row_splits.dtype.name
+    out["ragged_from_tensor_int32"] = tf.RaggedTensor.from_tensor(
+        [[1, 2], [3, 4]], row_splits_dtype=tf.int32).row_splits.dtype.name
+    out["from_row_splits_list"] = tf.RaggedTensor.from_row_splits([1, 2, 3], [0, 2, 3]).row_splits.dtype.name
+    out["row_lengths"] = {axis: outcome(lambda axis=axis: ragged.row_lengths(axis=axis)) for axis in (0, 1, -1, -2, 2)}
+    out["assert_equal_eager"] = repr(tf.debugging.assert_equal(1, 1))
+    return out

@@ -107,7 +107,8 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     if rank < 2:
         raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received `a` = {x!r} with shape: "
                          f"{tuple(x.shape)}")
-    return transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
+    swapped = transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
+    return math_ops.conj(swapped) if conjugate and x.dtype.is_complex else swapped
 
 
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):

@@ -20,6 +20,14 @@ def _refuse(name):
                               "(ragged_rank 1); pad the inner rows (e.g. with to_tensor) first.")
 
 
+def _splits_dtype(dtype):
+    """row_splits_dtype: int32 or int64, as TF accepts."""
+    dtype = dtypes.as_dtype(dtype)
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise ValueError(f"row_splits_dtype must be int32 or int64; got {dtype.name}.")
+    return dtype
+
+
 def _splits(value):
     literal = isinstance(value, (list, tuple, int))  # Python literals become int64 splits, as in TF
     splits = convert_to_tensor(value, dtype=dtypes.int64) if literal else convert_to_tensor(value)
@@ -79,6 +87,10 @@ class RaggedTensor:
         attrs = {"lengths": None if lengths is None else tuple(int(v) for v in _static(lengths, "lengths")),
                  "padding": None if padding is None else _static(padding, "padding")}
         values, splits = execute("_RaggedFromTensor", (dense,), dense.dtype, attrs, name=name)
+        wanted = _splits_dtype(row_splits_dtype)
+        if splits.dtype != wanted:
+            from .math_ops import cast
+            splits = cast(splits, wanted)
         return cls(values, splits, internal=True)
 
     # -- parts ------------------------------------------------------------------------------------------------
@@ -125,7 +137,11 @@ class RaggedTensor:
         return self._row_splits.dtype
 
     def row_lengths(self, axis=1, name=None):
-        """The length of each row."""
+        """The length of each row (axis 1 or -1); axis 0 (or -2): the number of rows, as TF."""
+        if not -2 <= int(axis) < 2:
+            raise ValueError(f"axis={axis} out of bounds: expected -2<=axis<2")
+        if int(axis) in (0, -2):
+            return self.nrows()
         return self._row_splits[1:] - self._row_splits[:-1]
 
     def nrows(self, out_type=None, name=None):
@@ -213,7 +229,8 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, 
     flat = [v for row in rows for v in row]
     values = convert_to_tensor(flat, dtype=dtype) if flat else convert_to_tensor(
         np.zeros(0, (dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32).numpy_dtype))
-    splits = np.concatenate([[0], np.cumsum([len(row) for row in rows])]).astype(np.int64)
+    splits = np.concatenate([[0], np.cumsum([len(row) for row in rows])]).astype(
+        _splits_dtype(row_splits_dtype).numpy_dtype)
     return RaggedTensor(values, convert_to_tensor(splits), internal=True)
 
 

@@ -205,14 +205,32 @@ def _float(value) -> float:
     return float(value) if isinstance(value, (int, float)) else float(get_static_value(value))
 
 
+def _stateless_alg(alg) -> None:
+    """The stateless ops' `alg`: Philox (or auto_select, which is Philox on CPU and GPU); ThreeFry is refused
+    with TF 2.21's class (its CPU kernels reject it too), an unknown name with TF's ValueError."""
+    value = alg.value if hasattr(alg, "value") else alg
+    if isinstance(value, str):
+        if value not in ("philox", "auto_select", "threefry"):
+            raise ValueError(f"Argument `alg` got unsupported value {value}. Supported values are philox for the "
+                             f"Philox algorithm, threefry for the ThreeFry algorithm, and auto_select for "
+                             f"auto-selection.")
+        value = {"philox": 1, "threefry": 2, "auto_select": 3}[value]
+    if value not in (1, 2, 3):
+        raise ValueError(f"Argument `alg` got unsupported value {alg}.")
+    if value == 2:
+        raise errors.InvalidArgumentError(None, None, "The ThreeFry algorithm (alg='threefry') is not implemented in "
+                                                      "placeflow (TensorFlow 2.21's CPU kernels reject it too); use "
+                                                      "alg='philox' or 'auto_select'.")
+
+
 def _stateless_op(op, seed, shape, dtype, name, **attrs):
     dtype = dtypes.as_dtype(dtype)
     return execute(op, (_seed_tensor(seed),), dtype, dict(attrs, shape=_shape(shape), dtype=dtype), name=name)
 
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None, alg="auto_select"):
-    """Uniform values determined by `seed` (two integers, or a tensor of them) alone. Not TensorFlow's Philox
-    stream: the same seed gives the same values in placeflow, not the values TensorFlow gives."""
+    """Uniform values determined by `seed` (two integers, or a tensor of them) alone: TF's Philox values."""
+    _stateless_alg(alg)
     if dtypes.as_dtype(dtype).is_integer:
         if minval is None and maxval is None:  # TF: the whole range of the dtype
             return _stateless_op("StatelessRandomUniformFullIntV2", seed, shape, dtype, name)
@@ -232,6 +250,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):
     """Normal values determined by `seed` alone (see stateless_uniform)."""
+    _stateless_alg(alg)
     if _known(mean) and _known(stddev):
         return _stateless_op("StatelessRandomNormalV2", seed, shape, dtype, name, mean=_float(mean),
                              stddev=_float(stddev))
@@ -243,6 +262,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                                alg="auto_select"):
     """Truncated normal values determined by `seed` alone (see stateless_uniform)."""
+    _stateless_alg(alg)
     return _stateless_op("StatelessTruncatedNormalV2", seed, shape, dtype, name, mean=float(mean),
                          stddev=float(stddev))
 
@@ -299,12 +319,14 @@ from .nn_sampling import (  # noqa: E402,F401 - the candidate samplers (also und
 
 def split(seed, num=2, alg="auto_select"):
     """`num` new stateless seeds from `seed` (its dtype), as TF derives them."""
+    _stateless_alg(alg)
     seed = convert_to_tensor(seed)
     return stateless_uniform([int(num), 2], seed=seed, dtype=seed.dtype, minval=None, maxval=None)
 
 
 def fold_in(seed, data, alg="auto_select"):
     """A new stateless seed from `seed` and the integer `data`, as TF derives it."""
+    _stateless_alg(alg)
     from .array_ops import stack
     data = convert_to_tensor(data)
     return stack([stateless_uniform([], seed=seed, dtype=data.dtype, minval=None, maxval=None), data])

@@ -64,13 +64,13 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
 
 
 def upper(input, encoding="", name=None):  # noqa: A002
-    """Each string in upper case."""
-    return execute("StringUpper", (_strings(input),), dtypes.string, name=name)
+    """Each string in upper case: ASCII letters only, or every letter with encoding='utf-8' (as TF)."""
+    return execute("StringUpper", (_strings(input),), dtypes.string, {"encoding": encoding}, name=name)
 
 
 def lower(input, encoding="", name=None):  # noqa: A002
-    """Each string in lower case."""
-    return execute("StringLower", (_strings(input),), dtypes.string, name=name)
+    """Each string in lower case: ASCII letters only, or every letter with encoding='utf-8' (as TF)."""
+    return execute("StringLower", (_strings(input),), dtypes.string, {"encoding": encoding}, name=name)
 
 
 def to_number(string_tensor, out_type=dtypes.float32, name=None):

@@ -77,12 +77,22 @@ def _as_string(xp, a, precision=-1, scientific=False, shortest=False, width=-1, 
     return _map(a, lambda v: (spec % v).encode())
 
 
-def _case(fn):
-    return lambda xp, a, encoding="": _map(a, lambda s: fn(_text(s)).encode("utf-8"))
+def _case(text_fn, bytes_fn):
+    """Case mapping as TF's: ASCII letters only without an encoding, every Unicode letter with 'utf-8'."""
+    def kernel(xp, a, encoding=""):
+        if encoding == "":
+            return _map(a, lambda s: bytes_fn(s if isinstance(s, bytes) else str(s).encode("utf-8")))
+        if encoding != "utf-8":
+            raise InvalidArgumentError(None, None, f"only utf-8 or '' (no encoding) is supported, received "
+                                                   f"{encoding}")
+        return _map(a, lambda s: text_fn(_text(s)).encode("utf-8"))
+    return kernel
 
 
-define("StringUpper", STRING, gpu=(), shape=rules.same, grad=NOT_DIFFERENTIABLE)(_case(str.upper))
-define("StringLower", STRING, gpu=(), shape=rules.same, grad=NOT_DIFFERENTIABLE)(_case(str.lower))
+define("StringUpper", STRING, gpu=(), shape=rules.same, grad=NOT_DIFFERENTIABLE)(
+    _case(str.upper, bytes.upper))
+define("StringLower", STRING, gpu=(), shape=rules.same, grad=NOT_DIFFERENTIABLE)(
+    _case(str.lower, bytes.lower))
 
 
 @define("StringToNumber", STRING, gpu=(), shape=rules.same, grad=NOT_DIFFERENTIABLE,
