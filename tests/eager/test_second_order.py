@@ -65,3 +65,37 @@ def test_hessian_vector_product_matches_central_differences(op):
         if index in HELD_CONSTANT.get(op, ()):
             continue
         np.testing.assert_allclose(tf.convert_to_tensor(got).numpy(), (high - low) / (2 * eps), rtol=rtol, atol=1e-5)
+
+
+def _hvp(fn, tensors, w, v):
+    with tf.GradientTape() as outer:
+        for t in tensors:
+            outer.watch(t)
+        with tf.GradientTape() as inner:
+            for t in tensors:
+                inner.watch(t)
+            total = tf.reduce_sum(fn(*tensors) * w)
+        grads = inner.gradient(total, tensors, unconnected_gradients="zero")
+        along = tf.add_n([tf.reduce_sum(tf.cast(tf.convert_to_tensor(g), tf.float64) * tf.cast(d, tf.float64))
+                          for g, d in zip(grads, v)])
+    return outer.gradient(along, tensors, unconnected_gradients="zero")
+
+
+@pytest.mark.parametrize("op", sorted(op for op, (fn, arrays) in CASES.items() if fn is not None
+                                      and op not in NOT_TWICE and all(np.asarray(a).dtype.kind == "f" for a in arrays)))
+def test_hessian_vector_product_inside_a_function_equals_eager(op):
+    fn, arrays = CASES[op]
+    rng = np.random.RandomState(5)
+    tensors = _tensors(arrays)
+    y = fn(*tensors)
+    w = tf.constant(rng.uniform(-1, 1, y.shape).astype(y.dtype.as_numpy_dtype))
+    v = [tf.constant(rng.uniform(-1, 1, np.shape(a)).astype(np.asarray(a).dtype)) for a in arrays]
+    try:
+        eager = _hvp(fn, tensors, w, v)
+    except LookupError:
+        with pytest.raises(LookupError):  # refused eagerly: refused when traced too
+            tf.function(lambda *t: _hvp(fn, list(t), w, v))(*tensors)
+        return
+    traced = tf.function(lambda *t: _hvp(fn, list(t), w, v))(*tensors)
+    for a, b in zip(eager, traced):
+        np.testing.assert_allclose(np.asarray(b), np.asarray(a), rtol=1e-5, atol=1e-6)
