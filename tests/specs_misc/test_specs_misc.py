@@ -169,3 +169,13 @@ def test_specs_placeflow_cannot_trace_or_stream_are_refused_by_name():
         tf.function(lambda x: x, input_signature=[spec])
     with pytest.raises(NotImplementedError, match="SparseTensorSpec"):
         tf.data.Dataset.from_generator(lambda: iter([]), output_signature=tf.SparseTensorSpec([None], tf.int32))
+
+
+def test_compat_v1_enable_eager_execution_applies_its_device_policy():
+    """TF1's enable_eager_execution(device_policy=DEVICE_PLACEMENT_EXPLICIT (0)) was accepted and ignored."""
+    tf.compat.v1.enable_eager_execution(device_policy=0)
+    assert tf.config.experimental.get_device_policy() == "explicit"
+    tf.compat.v1.enable_eager_execution(device_policy="silent")
+    assert tf.config.experimental.get_device_policy() == "silent"
+    with pytest.raises(NotImplementedError, match="execution_mode"):
+        tf.compat.v1.enable_eager_execution(execution_mode=1)

@@ -38,11 +38,21 @@ __all__ = ["AUTO_REUSE", "colocate_with", "cond", "while_loop", "ConfigProto", "
            "Variable", "variable_scope", "variables_initializer", "zeros_initializer"]
 
 
+_DEVICE_POLICIES = {0: "explicit", 1: "warn", 2: "silent", 3: "silent_for_int32"}  # TF's DEVICE_PLACEMENT_* values
+
+
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None) -> None:
-    """Eager execution is on unless disabled; a ConfigProto given here configures devices, memory and threads."""
+    """Eager execution is on unless disabled; a ConfigProto configures devices, memory and threads, and
+    `device_policy` (TF's DEVICE_PLACEMENT_* value or its name) the implicit copies between devices."""
+    from ..config.api import set_device_policy
     from ..graph.v1_api import enable_eager_execution_again
+    if execution_mode not in (None, 0, "sync"):
+        raise NotImplementedError(f"enable_eager_execution(execution_mode={execution_mode!r}): placeflow runs eager "
+                                  f"ops synchronously only; leave execution_mode at SYNC.")
     enable_eager_execution_again()
     apply_config(config)
+    if device_policy is not None:
+        set_device_policy(_DEVICE_POLICIES.get(device_policy, device_policy))
 
 
 def initialize_all_variables():
