@@ -51,6 +51,7 @@ record-tf:
 	$(TF_VENV)/bin/python tests/distribute_more/record_tf_distribute_more.py
 	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/misc_names/record_tf_misc_names.py
 	$(TF_VENV)/bin/python tests/extension_types/record_tf_extension_types.py
+	$(TF_VENV)/bin/python tests/raw_ops/record_tf_raw_ops.py
 	$(TF_VENV)/bin/python tests/ops/record_tf_op_dtypes.py
 	$(TF_VENV)/bin/python tests/memory/record_tf_memory.py
 	PLACEFLOW_PYTHON=$(PY) $(TF_VENV)/bin/python tests/summary/record_tf_reads.py

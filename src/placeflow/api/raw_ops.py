@@ -1,14 +1,18 @@
 """tf.raw_ops: TensorFlow's ops called by their op names with their op-definition argument names.
 
-Each entry takes keyword arguments only (as TensorFlow's raw ops) and calls the public function that emits
-the op, so placement, gradients and errors are the same. `tf.raw_ops.<Name>` for an op placeflow does not
+Each entry takes keyword arguments only (as TensorFlow's raw ops), with TF's names and defaults, and calls the
+public function that emits the op (or runs the op itself where none fits), so placement, gradients and errors
+are the same. The families live in raw_ops_math, raw_ops_nn, raw_ops_random, raw_ops_strings and raw_ops_state.
+`tf.raw_ops.<Name>` for an op placeflow does not
 have raises AttributeError naming the ones it does.
 """
 
 from __future__ import annotations
 
 from ..framework import dtypes
-from . import array_ops, indexing, linalg, math_ops, nn, strings
+from . import array_ops, indexing, linalg, math_ops, nn, raw_ops_math, raw_ops_nn, raw_ops_random, raw_ops_state
+from . import raw_ops_strings, strings
+from .raw_ops_common import named
 
 
 def _reduce(fn):
@@ -41,7 +45,7 @@ _BINARY = {"AddV2": math_ops.add, "Add": math_ops.add, "Sub": math_ops.subtract,
            "Pow": math_ops.pow, "Maximum": math_ops.maximum, "Minimum": math_ops.minimum,
            "SquaredDifference": math_ops.squared_difference, "Less": math_ops.less,
            "LessEqual": math_ops.less_equal, "Greater": math_ops.greater, "GreaterEqual": math_ops.greater_equal,
-           "LogicalAnd": math_ops.logical_and, "LogicalOr": math_ops.logical_or, "Atan2": math_ops.atan2}
+           "LogicalAnd": math_ops.logical_and, "LogicalOr": math_ops.logical_or}
 _REDUCE = {"Sum": math_ops.reduce_sum, "Mean": math_ops.reduce_mean, "Max": math_ops.reduce_max,
            "Min": math_ops.reduce_min, "Prod": math_ops.reduce_prod, "All": math_ops.reduce_all,
            "Any": math_ops.reduce_any}
@@ -71,16 +75,19 @@ def _batch_matmul(*, x, y, adj_x=False, adj_y=False, grad_x=False, grad_y=False,
 
 
 def _softmax_xent(*, features, labels, name=None):
+    from .raw_ops_common import outputs
     loss = nn.softmax_cross_entropy_with_logits(labels=labels, logits=features, name=name)
-    return loss, math_ops.subtract(nn.softmax(features), labels)
+    return outputs("SoftmaxCrossEntropyWithLogits", "loss backprop", (loss, math_ops.subtract(nn.softmax(features),
+                                                                                            labels)))
 
 
 def _sparse_softmax_xent(*, features, labels, name=None):
     from ..eager.convert import convert_to_tensor
     from ..eager.execute import execute
     features, labels = convert_to_tensor(features), convert_to_tensor(labels)
-    loss, backprop = execute("SparseSoftmaxCrossEntropyWithLogits", (features, labels), features.dtype, name=name)
-    return loss, backprop
+    from .raw_ops_common import outputs
+    found = execute("SparseSoftmaxCrossEntropyWithLogits", (features, labels), features.dtype, name=name)
+    return outputs("SparseSoftmaxCrossEntropyWithLogits", "loss backprop", tuple(found))
 
 
 def _bucketize(input, boundaries, name=None):  # noqa: A002 - TensorFlow's argument name
@@ -101,6 +108,22 @@ def _select(*, condition, t, e, name=None):
 def _where(*, condition, name=None):
     return math_ops.where(condition, name=name)
 
+
+def _no_bad_indices_policy(op: str, fn):
+    """A scatter/gather raw op whose bad_indices_policy must be TF's default (an error for a bad index)."""
+    def raw(*, bad_indices_policy="", name=None, **kwargs):
+        if bad_indices_policy not in ("", "DEFAULT", "ERROR"):
+            from .raw_ops_common import refuse
+            refuse(op, "bad_indices_policy", bad_indices_policy, "'' (an error for an index out of range)")
+        return fn(name=name, **kwargs)
+    return raw
+
+
+def _top_k(*, input, k, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002 - TensorFlow's names
+    from .raw_ops_common import outputs
+    found = math_ops.top_k(input, k, sorted, name=name)
+    indices = found.indices if dtypes.as_dtype(index_type) == dtypes.int32 else math_ops.cast(found.indices, index_type)
+    return outputs("TopKV2", "values indices", (found.values, indices))
 
 _OTHERS = {
     "Equal": _equality(math_ops.equal), "NotEqual": _equality(math_ops.not_equal),
@@ -127,12 +150,21 @@ _OTHERS = {
     "Range": lambda *, start, limit, delta, name=None: array_ops.range(start, limit, delta, name=name),
     "GatherV2": lambda *, params, indices, axis, batch_dims=0, name=None: indexing.gather(
         params, indices, axis=axis, batch_dims=batch_dims, name=name),
-    "GatherNd": lambda *, params, indices, name=None: indexing.gather_nd(params, indices, name=name),
-    "ScatterNd": lambda *, indices, updates, shape, name=None: indexing.scatter_nd(indices, updates, shape, name),
-    "TensorScatterUpdate": lambda *, tensor, indices, updates, name=None: indexing.tensor_scatter_nd_update(
-        tensor, indices, updates, name=name),
-    "TensorScatterAdd": lambda *, tensor, indices, updates, name=None: indexing.tensor_scatter_nd_add(
-        tensor, indices, updates, name=name),
+    "GatherNd": lambda *, params, indices, bad_indices_policy="", name=None: _no_bad_indices_policy(
+        "GatherNd", lambda name, **kw: indexing.gather_nd(kw["params"], kw["indices"], name=name))(
+        params=params, indices=indices, bad_indices_policy=bad_indices_policy, name=name),
+    "ScatterNd": lambda *, indices, updates, shape, bad_indices_policy="", name=None: _no_bad_indices_policy(
+        "ScatterNd", lambda name, **kw: indexing.scatter_nd(kw["indices"], kw["updates"], kw["shape"], name))(
+        indices=indices, updates=updates, shape=shape, bad_indices_policy=bad_indices_policy, name=name),
+    "TensorScatterUpdate": lambda *, tensor, indices, updates, bad_indices_policy="", name=None:
+        _no_bad_indices_policy("TensorScatterUpdate", lambda name, **kw: indexing.tensor_scatter_nd_update(
+            kw["tensor"], kw["indices"], kw["updates"], name=name))(
+            tensor=tensor, indices=indices, updates=updates, bad_indices_policy=bad_indices_policy, name=name),
+    "TensorScatterAdd": lambda *, tensor, indices, updates, bad_indices_policy="", name=None:
+        _no_bad_indices_policy("TensorScatterAdd", lambda name, **kw: indexing.tensor_scatter_nd_add(
+            kw["tensor"], kw["indices"], kw["updates"], name=name))(
+            tensor=tensor, indices=indices, updates=updates, bad_indices_policy=bad_indices_policy, name=name),
+    "Atan2": lambda *, y, x, name=None: math_ops.atan2(y, x, name=name),
     "Select": _select, "SelectV2": _select, "Where": _where,
     "Slice": lambda *, input, begin, size, name=None: indexing.slice(input, begin, size, name=name),
     "Pad": lambda *, input, paddings, name=None: indexing.pad(input, paddings, name=name),
@@ -146,7 +178,7 @@ _OTHERS = {
         x, axis, exclusive, reverse, name=name),
     "Cumprod": lambda *, x, axis, exclusive=False, reverse=False, name=None: math_ops.cumprod(
         x, axis, exclusive, reverse, name=name),
-    "TopKV2": lambda *, input, k, sorted=True, name=None: math_ops.top_k(input, k, sorted, name=name),
+    "TopKV2": _top_k,
     "Softmax": lambda *, logits, name=None: nn.softmax(logits, name=name),
     "LogSoftmax": lambda *, logits, name=None: nn.log_softmax(logits, name=name),
     "LeakyRelu": lambda *, features, alpha=0.2, name=None: nn.leaky_relu(features, alpha, name=name),
@@ -178,9 +210,13 @@ def _no_kernel(op_name):
 _WITHOUT_KERNELS = {name: _no_kernel(name) for name in ("CudnnRNN", "CudnnRNNV2", "CudnnRNNV3")}
 
 
-def _image_projective_transform_v3(**kwargs):
+def _image_projective_transform_v3(*, images, transforms, output_shape, fill_value, interpolation,
+                                   fill_mode="CONSTANT", name=None):
     from .image import image_projective_transform_v3
-    return image_projective_transform_v3(**kwargs)
+    return image_projective_transform_v3(images=images, transforms=transforms, output_shape=output_shape,
+                                         fill_value=fill_value, interpolation=interpolation, fill_mode=fill_mode,
+                                         name=name)
+
 
 
 def _table() -> dict:
@@ -191,6 +227,9 @@ def _table() -> dict:
     table.update(_OTHERS)
     table.update(_WITHOUT_KERNELS)
     table["ImageProjectiveTransformV3"] = _image_projective_transform_v3
+    table = {op: named(op, fn, f"tf.raw_ops.{op}, as TensorFlow's op of that name.") for op, fn in table.items()}
+    for family in (raw_ops_math, raw_ops_nn, raw_ops_random, raw_ops_strings, raw_ops_state):
+        table.update(family.table())
     return table
 
 
