@@ -19,7 +19,9 @@ import atexit
 import datetime
 import os
 import socket
+import struct
 import threading
+import time
 
 import numpy as np
 
@@ -66,9 +68,11 @@ def rendezvous_store(address: str, is_master: bool, timeout_s: float):
     """The store at `address`: served here when `is_master` (bound to exactly that address), else a client."""
     _, dist = _torch_distributed()
     host, port = split_address(address)
+    if not is_master and _cached_store(host, port) is None:
+        _probe_rendezvous(host, port, timeout_s)  # outside the lock: torch's client would wait forever on a held port
     with _lock:
-        store = _stores.get((host, port))
-        if store is not None and _alive(store):
+        store = _cached_store(host, port)
+        if store is not None:
             return store
         timeout = datetime.timedelta(seconds=timeout_s)
         try:
@@ -86,6 +90,51 @@ def rendezvous_store(address: str, is_master: bool, timeout_s: float):
                 "started.")) from None
         _stores[(host, port)] = store
         return store
+
+
+def _cached_store(host: str, port: int):
+    """This process's live store for host:port, if it has one."""
+    store = _stores.get((host, port))
+    return store if store is not None and _alive(store) else None
+
+
+# torch's TCPStore wire protocol (torch/csrc/distributed/c10d/TCPStoreBackend.hpp): a query byte, then its data
+_VALIDATE, _PING, _MAGIC = 0, 13, 0x3C85F7CE
+
+
+def _probe_rendezvous(host: str, port: int, timeout_s: float) -> None:
+    """Wait (up to `timeout_s`) for the chief's store to answer a ping at host:port. torch's client ignores its
+    timeout while it waits for an answer, so a port held by another program would hang the worker forever;
+    here that is an UnavailableError naming the address once the deadline passes."""
+    deadline = time.monotonic() + timeout_s
+    nonce = int.from_bytes(os.urandom(4), "little")
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise errors.UnavailableError(None, None, (
+                f"Could not reach the cluster's rendezvous at {host}:{port} within {timeout_s:.0f} s: nothing "
+                f"there answered as the chief's store (is the chief started, and is that port free of other "
+                f"programs?)."))
+        try:
+            with socket.create_connection((host, port), timeout=min(left, 5.0)) as probe:
+                probe.settimeout(max(deadline - time.monotonic(), 0.01))
+                probe.sendall(struct.pack("<BI", _VALIDATE, _MAGIC) + struct.pack("<BI", _PING, nonce))
+                reply = _receive(probe, 4)
+            if reply == struct.pack("<I", nonce):
+                return
+        except OSError:  # refused (the chief is not up yet), reset, or no answer before the deadline
+            pass
+        time.sleep(min(0.2, max(deadline - time.monotonic(), 0)))
+
+
+def _receive(connection, count: int) -> bytes:
+    data = b""
+    while len(data) < count:
+        part = connection.recv(count - len(data))
+        if not part:
+            break
+        data += part
+    return data
 
 
 def _alive(store) -> bool:
