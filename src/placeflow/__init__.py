@@ -29,13 +29,14 @@ from .api.partition_ops import (  # noqa: F401
     timestamp, unravel_index,
 )
 from .api.math_ops import saturate_cast  # noqa: F401,E402
+from .api.strided_slice import strided_slice  # noqa: F401,E402  (TF's signature: begin, end, strides, masks)
 from .api.nn_pooling import (  # noqa: F401,E402
     batch_to_space, required_space_to_batch_paddings, space_to_batch, space_to_batch_nd,
 )
 from .api.partition_ops import tuple_ as tuple  # noqa: F401,E402,A001 - TensorFlow's name
 from .api.array_ops import (  # noqa: F401
     concat, expand_dims, eye, fill, one_hot, ones, ones_like, range, reshape, shape, split, squeeze, stack,
-    strided_slice, tile, transpose, zeros, zeros_like,
+    tile, transpose, zeros, zeros_like,
 )
 from .eager.convert import constant, convert_to_tensor  # noqa: F401
 from .api.indexing import (  # noqa: F401

@@ -6034,3 +6034,40 @@ def case_arguments_that_were_ignored(tf, env):
     out["row_lengths"] = {axis: outcome(lambda axis=axis: ragged.row_lengths(axis=axis)) for axis in (0, 1, -1, -2, 2)}
     out["assert_equal_eager"] = repr(tf.debugging.assert_equal(1, 1))
     return out
+
+
+def case_signatures_as_tensorflow(tf, env):
+    """Arguments TF's signatures have that placeflow lacked (found by comparing every implemented function's
+    parameters with TF's recorded signature): strided_slice's begin/end/strides and masks, diag offsets, TF's
+    keyword names; eagerly and traced."""
+    def outcome(fn):
+        try:
+            value = fn()
+        except Exception as error:  # noqa: BLE001 - the class is the result
+            return type(error).__name__
+        return value.numpy().tolist() if hasattr(value, "numpy") else value
+
+    m = tf.reshape(tf.range(12.0), [3, 4])
+    d = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    calls = {
+        "strided_plain": lambda: tf.strided_slice(m, [0, 1], [2, 3]),
+        "strided_steps_begin_mask": lambda: tf.strided_slice(m, [0, 1], [3, 4], [2, 2], begin_mask=1),
+        "strided_shrink": lambda: tf.strided_slice(m, [1, 0], [2, 4], [1, 1], shrink_axis_mask=1),
+        "strided_end_mask_negative": lambda: tf.strided_slice(m, [-1, 3], [0, 0], [-1, -1], end_mask=3),
+        "strided_new_axis": lambda: tf.strided_slice(m, [0, 0], [1, 2], [1, 1], new_axis_mask=1),
+        "strided_ellipsis": lambda: tf.strided_slice(m, [0, 1], [1, 3], [1, 1], ellipsis_mask=1),
+        "diag_k1": lambda: tf.linalg.diag(d, k=1),
+        "diag_km1_padding": lambda: tf.linalg.diag(d, k=-1, padding_value=9),
+        "diag_part_k1": lambda: tf.linalg.diag_part(m, k=1),
+        "diag_part_km2": lambda: tf.linalg.diag_part(m, k=-2),
+        "diag_bad_align": lambda: tf.linalg.diag(d, align="X"),
+        "identity_input": lambda: tf.identity(input=d),
+        "to_number_input": lambda: tf.strings.to_number(input=["1.5", "2"]),
+        "to_hash_bucket_input": lambda: tf.strings.to_hash_bucket(input=["a", "b"], num_buckets=7),
+        "l2_normalize_dim": lambda: tf.math.l2_normalize([3.0, 4.0], dim=0),
+        "gather_nd_policy_default": lambda: tf.gather_nd([[1, 2]], [[0, 1]], bad_indices_policy=""),
+    }
+    out = {name: outcome(fn) for name, fn in calls.items()}
+    for name in ("strided_plain", "strided_shrink", "strided_end_mask_negative", "diag_k1", "diag_part_km2"):
+        out[name + "_traced"] = outcome(tf.function(calls[name]))
+    return out

@@ -77,8 +77,16 @@ def _partial_dims(dims, tensor):
     return None
 
 
-def fill(dims, value, name=None):
+def _refuse_layout(layout, what: str) -> None:
+    """DTensor layouts (TF's `layout=` argument) are refused by name: placeflow has no DTensor."""
+    if layout is not None:
+        raise NotImplementedError(f"tf.{what}(layout={layout!r}) is not implemented in placeflow (it has no DTensor "
+                                  f"layouts); leave layout=None.")
+
+
+def fill(dims, value, name=None, layout=None):
     """A tensor of shape `dims` filled with `value` (Fill)."""
+    _refuse_layout(layout, "fill")
     tensor = as_tensor_or_none(value)
     if tensor is not None and not hasattr(tensor, "numpy"):  # a value computed by the graph being built
         if tensor.shape is not None and len(tensor.shape) != 0:
@@ -94,24 +102,28 @@ def fill(dims, value, name=None):
     return _filled(dims, dtypes.as_dtype(host.dtype), host, name)
 
 
-def zeros(shape, dtype=dtypes.float32, name=None):
+def zeros(shape, dtype=dtypes.float32, name=None, layout=None):
     """A tensor of zeros."""
+    _refuse_layout(layout, "zeros")
     return _filled(shape, dtypes.as_dtype(dtype), 0, name)
 
 
-def ones(shape, dtype=dtypes.float32, name=None):
+def ones(shape, dtype=dtypes.float32, name=None, layout=None):
     """A tensor of ones."""
+    _refuse_layout(layout, "ones")
     return _filled(shape, dtypes.as_dtype(dtype), 1, name)
 
 
-def zeros_like(input, dtype=None, name=None):  # noqa: A002
+def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002
     """Zeros with the shape (and dtype) of `input`."""
+    _refuse_layout(layout, "zeros_like")
     x = convert_to_tensor(input)
     return execute("ZerosLike", (x,), x.dtype, name=name) if dtype is None else zeros(x.shape, dtype)
 
 
-def ones_like(input, dtype=None, name=None):  # noqa: A002
+def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002
     """Ones with the shape (and dtype) of `input`."""
+    _refuse_layout(layout, "ones_like")
     x = convert_to_tensor(input)
     return execute("OnesLike", (x,), x.dtype, name=name) if dtype is None else ones(x.shape, dtype)
 

@@ -683,9 +683,13 @@ def _flatten_lists(node) -> None:
                 _flatten_lists(child)
 
 
-def to_code(fn) -> str:
-    """The source AutoGraph runs for `fn`."""
-    fn = getattr(fn, "python_function", fn)
+def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
+    """The source AutoGraph runs for `entity` (placeflow converts the functions it calls when they run, so
+    `recursive` shows only the entity's own code; `experimental_optional_features` must be left unset)."""
+    if experimental_optional_features is not None:
+        raise NotImplementedError("tf.autograph.to_code(experimental_optional_features=...) is not implemented in "
+                                  "placeflow; leave it unset.")
+    fn = getattr(entity, "python_function", entity)
     return ast.unparse(_converted_tree(inspect.unwrap(fn))[0])
 
 

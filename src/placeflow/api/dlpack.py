@@ -21,9 +21,9 @@ class _Capsule:
         return self._device
 
 
-def to_dlpack(tensor):
-    """A DLPack capsule of `tensor` (host memory for CPU and simulated GPU tensors, device memory on CUDA)."""
-    tensor = convert_to_tensor(tensor)
+def to_dlpack(tf_tensor):
+    """A DLPack capsule of `tf_tensor` (host memory for CPU and simulated GPU tensors, device memory on CUDA)."""
+    tensor = convert_to_tensor(tf_tensor)
     return _Capsule(tensor.__dlpack__(), tensor.__dlpack_device__())
 
 

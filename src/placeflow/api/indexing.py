@@ -61,45 +61,59 @@ def _batch_gather(params, indices, axis, batch_dims, name):
     return execute("_BatchGather", (params, indices), params.dtype, {"batch_dims": batch_dims}, name=name)
 
 
-def gather_nd(params, indices, batch_dims=0, name=None):
+def _policy(bad_indices_policy, op: str) -> None:
+    """TF's bad_indices_policy: the default ('' or 'DEFAULT') and 'ERROR' raise for an index out of range, as
+    placeflow always does; 'IGNORE' is refused by name."""
+    if bad_indices_policy not in ("", "DEFAULT", "ERROR"):
+        raise NotImplementedError(f"{op}(bad_indices_policy={bad_indices_policy!r}) is not implemented in placeflow: "
+                                  f"out-of-range indices always raise InvalidArgumentError; leave the default.")
+
+
+def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """The elements (or slices) of `params` named by the last axis of `indices` (GatherNd)."""
+    _policy(bad_indices_policy, "tf.gather_nd")
     _no_batch_dims(batch_dims)
     params, indices = convert_to_tensor(params), _indices(indices, "GatherNd")
     return execute("GatherNd", (params, indices), params.dtype, name=name)
 
 
-def scatter_nd(indices, updates, shape, name=None):  # noqa: A002 - TensorFlow's parameter name
+def scatter_nd(indices, updates, shape, name=None, bad_indices_policy=""):  # noqa: A002 - TensorFlow's parameter name
     """Zeros of `shape` with `updates` added at `indices` (duplicates add up) (ScatterNd)."""
+    _policy(bad_indices_policy, "tf.scatter_nd")
     indices, updates = _indices(indices, "ScatterNd"), convert_to_tensor(updates)
     return execute("ScatterNd", (indices, updates), updates.dtype, {"shape": _ints(shape)}, name=name)
 
 
-def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+def tensor_scatter_nd_update(tensor, indices, updates, name=None, bad_indices_policy=""):
     """A copy of `tensor` with the elements at `indices` replaced by `updates` (TensorScatterUpdate)."""
+    _policy(bad_indices_policy, "tf.tensor_scatter_nd_update")
     tensor = convert_to_tensor(tensor)
     updates = convert_to_tensor(updates, dtype=tensor.dtype)
     indices = _indices(indices, "TensorScatterUpdate")
     return execute("TensorScatterUpdate", (tensor, indices, updates), tensor.dtype, name=name)
 
 
-def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+def tensor_scatter_nd_add(tensor, indices, updates, name=None, bad_indices_policy=""):
     """A copy of `tensor` with `updates` added at `indices` (TensorScatterAdd)."""
+    _policy(bad_indices_policy, "tf.tensor_scatter_nd_add")
     tensor = convert_to_tensor(tensor)
     updates = convert_to_tensor(updates, dtype=tensor.dtype)
     indices = _indices(indices, "TensorScatterAdd")
     return execute("TensorScatterAdd", (tensor, indices, updates), tensor.dtype, name=name)
 
 
-def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+def tensor_scatter_nd_max(tensor, indices, updates, name=None, bad_indices_policy=""):
     """A copy of `tensor` with each element at `indices` the maximum of it and its updates (TensorScatterMax)."""
+    _policy(bad_indices_policy, "tf.tensor_scatter_nd_max")
     tensor = convert_to_tensor(tensor)
     updates = convert_to_tensor(updates, dtype=tensor.dtype)
     return execute("TensorScatterMax", (tensor, _indices(indices, "TensorScatterMax"), updates), tensor.dtype,
                    name=name)
 
 
-def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+def tensor_scatter_nd_min(tensor, indices, updates, name=None, bad_indices_policy=""):
     """A copy of `tensor` with each element at `indices` the minimum of it and its updates (TensorScatterMin)."""
+    _policy(bad_indices_policy, "tf.tensor_scatter_nd_min")
     tensor = convert_to_tensor(tensor)
     updates = convert_to_tensor(updates, dtype=tensor.dtype)
     return execute("TensorScatterMin", (tensor, _indices(indices, "TensorScatterMin"), updates), tensor.dtype,

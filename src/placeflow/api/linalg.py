@@ -83,15 +83,55 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
     return execute("MatrixBandPart", (x,), x.dtype, {"lower": int(num_lower), "upper": int(num_upper)}, name=name)
 
 
-def diag(diagonal, name=None):
-    """Square matrices with `diagonal` on the main diagonal (MatrixDiag)."""
+_ALIGNS = ("LEFT_LEFT", "LEFT_RIGHT", "RIGHT_LEFT", "RIGHT_RIGHT")
+
+
+def _one_diagonal(k, align, what: str, **defaults) -> int:
+    """The offset of the one diagonal placeflow handles (TF's `k` as an int); bands of diagonals (k a pair) and
+    rectangular shapes are refused by name. `align` places diagonals of different lengths: with one, it
+    changes nothing (it is still checked)."""
+    if align not in _ALIGNS:
+        raise errors.InvalidArgumentError(None, None, f"Unknown align: {align}; expected one of "
+                                                      f"{', '.join(_ALIGNS)}")
+    for argument, (value, default) in defaults.items():
+        if value != default:
+            raise NotImplementedError(f"tf.linalg.{what}({argument}={value!r}) is not implemented in placeflow; "
+                                      f"leave it at {default!r}.")
+    offset = array_ops.get_static_value(convert_to_tensor(k))
+    if offset is None or np.ndim(offset) != 0:
+        raise NotImplementedError(f"tf.linalg.{what}(k={k!r}): a band of diagonals (k a pair) or an offset known "
+                                  f"only when the graph runs is not implemented in placeflow; give one int.")
+    return int(offset)
+
+
+def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
+    """Square matrices with `diagonal` on diagonal `k` (0: the main one, > 0 above it) and `padding_value`
+    elsewhere (MatrixDiag, padded)."""
+    offset = _one_diagonal(k, align, "diag", num_rows=(num_rows, -1), num_cols=(num_cols, -1))
     x = convert_to_tensor(diagonal)
-    return execute("MatrixDiag", (x,), x.dtype, name=name)
+    square = execute("MatrixDiag", (x,), x.dtype, name=None if offset or padding_value else name)
+    if offset:
+        rank = len(x.shape) + 1
+        shift = abs(offset)
+        rows, cols = ([0, shift], [shift, 0]) if offset > 0 else ([shift, 0], [0, shift])
+        square = indexing.pad(square, [[0, 0]] * (rank - 2) + [rows, cols])
+    if padding_value != 0:
+        on = execute("MatrixDiag", (array_ops.ones_like(x),), x.dtype)
+        if offset:
+            on = indexing.pad(on, [[0, 0]] * (len(x.shape) - 1) + [rows, cols])
+        square = math_ops.where(math_ops.cast(on, dtypes.bool), square,
+                                 math_ops.cast(padding_value, x.dtype) + array_ops.zeros_like(square))
+    return square
 
 
-def diag_part(input, name=None):  # noqa: A002
-    """The main diagonal of each matrix (MatrixDiagPart)."""
+def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
+    """Diagonal `k` of each matrix (0: the main one, > 0 above it) (MatrixDiagPart of the shifted matrix)."""
+    offset = _one_diagonal(k, align, "diag_part")
     x = convert_to_tensor(input)
+    if offset > 0:
+        x = x[..., :, offset:]
+    elif offset < 0:
+        x = x[..., -offset:, :]
     return execute("MatrixDiagPart", (x,), x.dtype, name=name)
 
 

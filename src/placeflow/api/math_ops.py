@@ -184,15 +184,15 @@ def sigmoid(x, name=None):
     return _unary("Sigmoid", x, name)
 
 
-def identity(x, name=None):
-    """x, on the device of the current scope: the explicit way to copy a tensor."""
-    return _unary("Identity", x, name)
+def identity(input, name=None):  # noqa: A002 - TensorFlow's argument name
+    """`input`, on the device of the current scope: the explicit way to copy a tensor."""
+    return _unary("Identity", input, name)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False, a_is_sparse=False,
-           b_is_sparse=False, output_type=None, name=None):
+           b_is_sparse=False, output_type=None, grad_a=False, grad_b=False, name=None):
     """Matrix product a @ b (MatMul), batched over leading dimensions; adjoint_* transposes and conjugates.
-    a_is_sparse/b_is_sparse are TensorFlow's performance hints: the product is the same without them."""
+    a_is_sparse/b_is_sparse and grad_a/grad_b are TensorFlow's performance hints: the product is the same."""
     if not (transpose_a or transpose_b or adjoint_a or adjoint_b) and a.__class__ is EagerTensor \
             and b.__class__ is EagerTensor and a._value.dtype == b._value.dtype and output_type is None:
         return execute("MatMul", (a, b), a.dtype, name=name)

@@ -165,8 +165,12 @@ def softplus(features, name=None):
     return _activation("Softplus", features, name)
 
 
-def l2_normalize(x, axis=None, epsilon=1e-12, name=None):
-    """x / sqrt(max(sum(x ** 2, axis), epsilon))."""
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """x / sqrt(max(sum(x ** 2, axis), epsilon)); `dim` is TF's deprecated name of `axis`."""
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("Cannot specify both 'axis' and 'dim'.")
+        axis = dim
     from . import math_ops
     x = convert_to_tensor(x)
     squares = math_ops.reduce_sum(math_ops.square(x), axis=axis, keepdims=True)

@@ -90,8 +90,9 @@ def realdiv(x, y, name=None):
     return math_ops.divide(x, y, name=name)
 
 
-def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
+def tensor_scatter_nd_sub(tensor, indices, updates, name=None, bad_indices_policy=""):
     """A copy of `tensor` with `updates` subtracted at `indices`."""
+    indexing._policy(bad_indices_policy, "tf.tensor_scatter_nd_sub")
     updates = convert_to_tensor(updates)
     return indexing.tensor_scatter_nd_add(tensor, indices, math_ops.negative(updates), name=name)
 

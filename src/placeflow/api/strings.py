@@ -73,10 +73,10 @@ def lower(input, encoding="", name=None):  # noqa: A002
     return execute("StringLower", (_strings(input),), dtypes.string, {"encoding": encoding}, name=name)
 
 
-def to_number(string_tensor, out_type=dtypes.float32, name=None):
+def to_number(input, out_type=dtypes.float32, name=None):  # noqa: A002 - TensorFlow's argument name
     """Each string parsed as a number."""
     out_type = dtypes.as_dtype(out_type)
-    return execute("StringToNumber", (_strings(string_tensor),), dtypes.string, {"out_type": out_type}, name=name)
+    return execute("StringToNumber", (_strings(input),), dtypes.string, {"out_type": out_type}, name=name)
 
 
 def _buckets(num_buckets) -> int:
@@ -101,9 +101,9 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
                    {"num_buckets": _buckets(num_buckets), "key": tuple(key)}, name=name)
 
 
-def to_hash_bucket(string_tensor, num_buckets, name=None):
+def to_hash_bucket(input, num_buckets, name=None):  # noqa: A002 - TensorFlow's argument name
     """Each string's TensorFlow Hash64 modulo `num_buckets` (the legacy op; prefer to_hash_bucket_fast)."""
-    return execute("StringToHashBucket", (_strings(string_tensor),), dtypes.string,
+    return execute("StringToHashBucket", (_strings(input),), dtypes.string,
                    {"num_buckets": _buckets(num_buckets)}, name=name)
 
 

@@ -54,9 +54,9 @@ def _pack(structure, leaves, position, expand):
 
 # -- tf.nest: the public names over the same flattening --------------------------------------------------------
 
-def is_nested(structure) -> bool:
-    """Whether `structure` is a list, tuple or dict (not a leaf)."""
-    return isinstance(structure, (list, tuple, dict))
+def is_nested(seq) -> bool:
+    """Whether `seq` is a list, tuple or dict (not a leaf)."""
+    return isinstance(seq, (list, tuple, dict))
 
 
 def pack_sequence_as(structure, flat_sequence, expand_composites: bool = False):
