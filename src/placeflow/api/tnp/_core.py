@@ -166,3 +166,11 @@ def broadcast_together(*tensors):
                 t = tf.math.logical_or(t, zero) if t.dtype == tf.bool else t + zero
         out.append(t)
     return out
+
+
+def _only(kwargs: dict, function: str, supported: tuple) -> None:
+    """TypeError naming a keyword argument `function` does not take (none is accepted and ignored)."""
+    unknown = sorted(set(kwargs) - set(supported))
+    if unknown:
+        raise TypeError(f"tf.experimental.numpy.{function} got unexpected keyword argument(s) {unknown}; it takes "
+                        f"{', '.join(supported)}.")

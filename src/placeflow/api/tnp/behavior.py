@@ -6,7 +6,7 @@ import numpy as np
 
 import placeflow as tf
 
-from ._core import STATE, asarray, np_dtype, promote
+from ._core import _only, STATE, asarray, np_dtype, promote
 
 _SAVED: dict = {}  # (class, attribute) -> the original (None: it had none), to undo in tests
 
@@ -19,7 +19,8 @@ def _size(self):
 def _reshape(self, *args, **kwargs):
     from .shapes import reshape
     shape = args[0] if len(args) == 1 else args
-    return reshape(self, shape, order=kwargs.pop("order", "C"))
+    _only(kwargs, "ndarray.reshape", ("order",))
+    return reshape(self, shape, order=kwargs.get("order", "C"))
 
 
 def _transpose(self, *axes):

@@ -6,7 +6,7 @@ import numpy as np
 
 import placeflow as tf
 
-from ._core import STATE, broadcast_together, asarray as _asarray, dtype_of, is_tensor, np_dtype, rank, result_type_np, shape_tuple
+from ._core import _only, STATE, broadcast_together, asarray as _asarray, dtype_of, is_tensor, np_dtype, rank, result_type_np, shape_tuple
 
 
 def _default_float():
@@ -227,6 +227,7 @@ def diag_indices(n, ndim=2):
 
 def meshgrid(*xi, **kwargs):
     """Coordinate tensors from 1-D coordinate vectors (indexing 'xy' or 'ij')."""
+    _only(kwargs, "meshgrid", ("indexing", "sparse", "copy"))
     indexing = kwargs.get("indexing", "xy")
     sparse = kwargs.get("sparse", False)
     if sparse:

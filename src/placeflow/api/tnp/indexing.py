@@ -7,7 +7,7 @@ import numpy as np
 
 import placeflow as tf
 
-from ._core import asarray, broadcast_together, dims, norm_axis, promote, rank
+from ._core import _only, asarray, broadcast_together, dims, norm_axis, promote, rank
 
 
 def take(a, indices, axis=None, out=None, mode="clip"):
@@ -141,6 +141,7 @@ def argsort(a, axis=-1, kind="quicksort", order=None):
 
 def pad(array, pad_width, mode, **kwargs):
     """`array` padded by `pad_width` (constant, reflect or symmetric mode)."""
+    _only(kwargs, "pad", ("constant_values",))
     array = asarray(array)
     n = rank(array)
     widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (n, 2)).tolist() if n else []

@@ -8,7 +8,7 @@ import numpy as np
 
 import placeflow as tf
 
-from ._core import asarray, broadcast_together, dims, norm_axis, promote, rank, shape_tuple
+from ._core import _only, asarray, broadcast_together, dims, norm_axis, promote, rank, shape_tuple
 
 
 def reshape(a, newshape, order="C"):
@@ -227,6 +227,7 @@ def broadcast_to(array, shape):
 
 def broadcast_arrays(*args, **kwargs):
     """The arguments broadcast against each other."""
+    _only(kwargs, "broadcast_arrays", ("subok",))
     if kwargs.get("subok", False):
         raise ValueError("subok=True is not supported.")
     return broadcast_together(*[asarray(a) for a in args])
