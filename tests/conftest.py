@@ -7,6 +7,7 @@ import pytest
 
 from placeflow.config.context import reset_context
 from placeflow.config.cuda_probe import probe_cuda
+from placeflow.api.random import set_seed
 
 NO_CUDA = {"PLACEFLOW_DISABLE_CUDA": "1"}
 
@@ -14,6 +15,7 @@ NO_CUDA = {"PLACEFLOW_DISABLE_CUDA": "1"}
 @pytest.fixture(autouse=True)
 def _fresh_context():
     reset_context(dict(NO_CUDA))
+    set_seed(None)  # the global seed is process state too: a test never sees another test's seed
     logger = logging.getLogger("placeflow")
     saved = logger.level, list(logger.handlers), logger.propagate, list(logger.filters), logger.disabled
     yield

@@ -1,5 +1,6 @@
 """Run Python snippets in a fresh interpreter with a chosen environment (config freezes per process)."""
 
+import math
 import os
 import subprocess
 import sys
@@ -29,3 +30,24 @@ def run_example(name: str, gpus: str = "4") -> tuple:
     out = run_python((EXAMPLES / name).read_text(), {"PLACEFLOW_SIMULATED_GPUS": gpus})
     assert out.returncode == 0, out.stderr
     return out.stdout, out.stderr.splitlines()
+
+
+def same_as_recorded(ours, theirs, where="result", tol=1e-5):
+    """Assert a case's JSON result equals TF's recording: floats within `tol` (relative or absolute, or a
+    recorded dict's own "tol"), errors by class, everything else exactly."""
+    if isinstance(theirs, float) and not isinstance(ours, str):
+        assert isinstance(ours, (int, float)) and math.isclose(ours, theirs, rel_tol=tol, abs_tol=tol), \
+            f"{where}: {ours} != {theirs}"
+    elif isinstance(theirs, list) and len(theirs) == 2 and isinstance(theirs[0], str) and theirs[0].endswith(
+            ("Error", "Exception")):
+        assert isinstance(ours, list) and ours[0] == theirs[0], f"{where}: raised {ours}, TensorFlow {theirs}"
+    elif isinstance(theirs, list):
+        assert isinstance(ours, list) and len(ours) == len(theirs), f"{where}: {ours} != {theirs}"
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            same_as_recorded(a, b, f"{where}[{i}]", tol)
+    elif isinstance(theirs, dict):
+        assert isinstance(ours, dict) and sorted(ours) == sorted(theirs), f"{where}: {ours} != {theirs}"
+        for key in theirs:
+            same_as_recorded(ours[key], theirs[key], f"{where}.{key}", theirs.get("tol", tol))
+    else:
+        assert ours == theirs, f"{where}: {ours} != {theirs}"

@@ -2,37 +2,19 @@
 results (cases.py, record_tf_image_more.py): floats within 1e-5 (relative or absolute), everything else exactly;
 errors by class."""
 
-import base64
 import json
-import math
 import pathlib
 
 import numpy as np
 import pytest
 
 import placeflow as tf
+from tests.helpers import same_as_recorded as _same
 from tests.image_more.cases import CASES, GLIMPSE_IN
 
 RECORDED = json.loads(pathlib.Path(__file__).with_name("tf_2_21.json").read_text())["cases"]
 
 
-def _same(ours, theirs, where="result", tol=1e-5):
-    if isinstance(theirs, float) and not isinstance(ours, str):
-        assert isinstance(ours, (int, float)) and math.isclose(ours, theirs, rel_tol=tol, abs_tol=tol), \
-            f"{where}: {ours} != {theirs}"
-    elif isinstance(theirs, list) and len(theirs) == 2 and isinstance(theirs[0], str) and theirs[0].endswith(
-            ("Error", "Exception")):
-        assert isinstance(ours, list) and ours[0] == theirs[0], f"{where}: raised {ours}, TensorFlow {theirs}"
-    elif isinstance(theirs, list):
-        assert isinstance(ours, list) and len(ours) == len(theirs), f"{where}: {ours} != {theirs}"
-        for i, (a, b) in enumerate(zip(ours, theirs)):
-            _same(a, b, f"{where}[{i}]", tol)
-    elif isinstance(theirs, dict):
-        assert isinstance(ours, dict) and sorted(ours) == sorted(theirs), f"{where}: {ours} != {theirs}"
-        for key in theirs:
-            _same(ours[key], theirs[key], f"{where}.{key}", theirs.get("tol", tol))
-    else:
-        assert ours == theirs, f"{where}: {ours} != {theirs}"
 
 
 def test_every_case_was_recorded():
