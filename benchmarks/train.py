@@ -114,19 +114,21 @@ def make_model(tf, strategy):
 
 
 def step_fn(tf, strategy, batch: int, sync):
-    """The Keras train step as fit runs it, on one fixed distributed batch."""
+    """Keras 3's own train function (as fit runs it: one step per call over a distributed iterator), on one
+    fixed batch repeated."""
     import numpy as np
     rng = np.random.RandomState(0)
     x = rng.rand(batch, IN).astype(np.float32)
     y = rng.randint(0, OUT, size=batch).astype(np.int32)
     model = make_model(tf, strategy)
-    dataset = tf.data.Dataset.from_tensors((x, y))
-    inputs = next(iter(strategy.experimental_distribute_dataset(dataset)))
-    train = model._function("train")
+    dataset = tf.data.Dataset.from_tensors((x, y)).repeat()
+    iterator = iter(strategy.experimental_distribute_dataset(dataset))
+    model.make_train_function()
+    train = model.train_function
 
     def step():
         with strategy.scope():
-            out = train(inputs[0], inputs[1], None, float(batch))  # no sample weights
+            out = train(iterator)
         sync(out)
     return step, model
 
@@ -212,7 +214,10 @@ def main() -> None:
             command = [sys.executable, __file__, "--steps", str(args.steps), "--child", str(replicas), str(batch)]
             if args.cuda:
                 command.append("--cuda")
-            out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+            done = subprocess.run(command, env=env, capture_output=True, text=True)
+            if done.returncode:
+                sys.exit(f"child {command[-3:]} failed:\n{done.stderr}")
+            out = done.stdout
             rows.append(json.loads(out.strip().splitlines()[-1]))
     print_table(rows, args)
 

@@ -38,7 +38,7 @@ def test_mirrored_fit_on_gpus_matches_one_gpu(two_gpus, all_reduce):
     for got, expected in zip(model.get_weights(), reference.get_weights()):
         np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(history.history["loss"], reference_history.history["loss"], rtol=1e-4)
-    kernel = model.weights[0]
+    kernel = model.weights[0].value  # the tf.Variable a Keras variable holds: here a MirroredVariable
     assert [c.device for c in kernel.values] == [
         "/job:localhost/replica:0/task:0/device:GPU:0", "/job:localhost/replica:0/task:0/device:GPU:1"]
     assert all(isinstance(c._value, cupy.ndarray) for c in kernel.values)
