@@ -5,7 +5,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1] / "src" / "placeflow"
-LAYERS = ["framework", "config", "memory", "runtime", "ops", "placement", "eager", "checkpoint", "graph", "api", "data",
+LAYERS = ["framework", "config", "perf", "memory", "runtime", "ops", "placement", "eager", "checkpoint", "graph", "api",
+          "data",
           "distribute", "keras", "tools"]
 FACADES = {"__init__", "__main__", "_facade_names", "compat", "python", "errors", "debugging", "test", "train", "nest",
            "sysconfig", "version", "autograph", "internal", "compiler", "keras", "init_ops", "summary", "saved_model", "types"}

@@ -22,6 +22,12 @@ from .tools.memory_view import memory_summary
 
 _config_experimental.list_kernels = list_kernels
 _config_experimental.set_placer, _config_experimental.get_placer = set_placer, get_placer
+from .perf.models import get_performance_model, preset_memories, set_performance_model  # noqa: E402
+from .config import simulated as _simulated  # noqa: E402
+
+_config_experimental.set_performance_model = set_performance_model
+_config_experimental.get_performance_model = get_performance_model
+_simulated.preset_memories = preset_memories  # PLACEFLOW_SIMULATED_GPUS=8:H100 (config sits below perf)
 from .api import check_numerics as _check_numerics  # noqa: E402
 
 for _name in ("enable_op_determinism", "enable_tensor_float_32_execution", "tensor_float_32_execution_enabled"):

@@ -19,6 +19,7 @@ from .logical import LogicalDeviceConfiguration
 _log = logging.getLogger("placeflow.config")
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GROWTH_ENV_VAR = "TF_FORCE_GPU_ALLOW_GROWTH"
+ESTIMATE_ENV_VAR = "PLACEFLOW_ESTIMATE"
 DEFAULT_MEMORY_GROWTH = True  # TensorFlow preallocates; placeflow grows (docs/divergences.md)
 MAX_THREADS = 4096  # inter-/intra-op thread counts above this are refused (each inter-op thread is a real thread)
 
@@ -55,8 +56,22 @@ class Context:
         self.tensor_float_32 = True  # tf.config.experimental.enable_tensor_float_32_execution (recorded only)
         self.synchronous_execution = True
         self.placement_cache: dict = {}  # filled by the placement layer; cleared when a flag changes
+        self.performance_models: dict = {}  # device name -> placeflow.perf DeviceModel (set_performance_model)
         self._logical = None
         self.init_site = None
+
+    @property
+    def estimating(self) -> str:
+        """'' (ops compute), 'shape-only' (PLACEFLOW_ESTIMATE=1: ops run shape-only, reading data raises) or 'zeros'
+        (PLACEFLOW_ESTIMATE=zeros: reading data gives zeros): see runtime/estimating.py. Real GPUs are estimated as
+        simulated ones of their memory: no kernel runs on them."""
+        value = (self.environ.get(ESTIMATE_ENV_VAR) or "").strip().lower()
+        if value in ("", "0", "false", "no"):
+            return ""
+        if value not in ("1", "true", "yes", "zeros"):
+            raise ValueError(f"{ESTIMATE_ENV_VAR}={value!r} is not understood: expected 1 (estimate shape-only; "
+                             f"reading a tensor's data raises) or zeros (reading data gives zeros), or unset.")
+        return "zeros" if value == "zeros" else "shape-only"
 
     def set_placement_flag(self, name: str, value: bool) -> None:
         """Set soft_device_placement or strict_placement; cached placement decisions are dropped."""

@@ -16,6 +16,7 @@ class GpuInfo:
     free_memory: int
     compute_capability: tuple | None
     simulated: bool = False
+    model: str | None = None  # the performance-model preset of a simulated GPU ('H100'; placeflow.perf)
 
     def short_description(self, index: int) -> str:
         """TensorFlow's physical_device_desc: 'device: 0, name: ..., pci bus id: ..., compute capability: 9.0'."""

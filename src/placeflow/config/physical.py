@@ -57,11 +57,11 @@ def discover(environ) -> tuple[list, str]:
 
 
 def _find_gpus(environ) -> tuple[list, str, str]:
-    count, memory = simulated.parse_simulated_gpus(environ.get(simulated.ENV_VAR))
+    count, memory, model = simulated.parse_simulated_spec(environ.get(simulated.ENV_VAR))
     order = environ.get("CUDA_DEVICE_ORDER")
     visible = environ.get("CUDA_VISIBLE_DEVICES")
     if count:
-        gpus = apply_visible_devices(order_gpus(simulated.simulated_gpus(count, memory), order), visible)
+        gpus = apply_visible_devices(order_gpus(simulated.simulated_gpus(count, memory, model), order), visible)
         reason = (f"{len(gpus)} simulated GPU(s) from {simulated.ENV_VAR}={environ[simulated.ENV_VAR]}"
                   f"{_visibility_note(visible, count, len(gpus))}; real CUDA GPUs are not used while it is set")
         return gpus, "simulated", reason

@@ -63,7 +63,7 @@ def execute(op: str, inputs, dtype, attrs=None, resource=None, name=None):
         args = [x._value if x.__class__ is EagerTensor and x._device is device else _to_device(x, device, op, i, ctx)
                 for i, x in enumerate(inputs)]
     decision.count += 1
-    out = device.run(op, decision.fn, args, attrs, name, decision.presize)
+    out = device.run(op, decision.fn, args, attrs, name, decision.presize, dtype)
     if out.__class__ is tuple:
         outputs = [EagerTensor(o, device) for o in out]
     else:

@@ -7,6 +7,7 @@ import numpy as np
 from ..framework import tf_types
 from ..framework.dtypes import _BY_NUMPY, as_dtype
 from ..framework.tensor_shape import TensorShape
+from ..runtime.shape_only import ShapeOnly, host_data
 from ..runtime.transfer import to_host
 
 
@@ -59,7 +60,10 @@ class EagerTensor(tf_types.Tensor):
 
     def numpy(self) -> np.ndarray:
         """The value as a NumPy array the caller owns (a copy, as TensorFlow's: mutating it leaves the tensor as it was)."""
-        value = np.array(self._value, copy=True) if self._device.host_backed else to_host(self._value)
+        value = self._value
+        if isinstance(value, ShapeOnly):  # estimating (runtime/shape_only.py): zeros when asked for, else refused
+            value = host_data(value)
+        value = np.array(value, copy=True) if self._device.host_backed else to_host(value)
         return value[()] if value.ndim == 0 else value
 
     def __deepcopy__(self, memo):
@@ -69,7 +73,7 @@ class EagerTensor(tf_types.Tensor):
         return self
 
     def __array__(self, dtype=None, copy=None):
-        if copy or not self._device.host_backed:
+        if copy or not self._device.host_backed or isinstance(self._value, ShapeOnly):
             array = np.asarray(self.numpy())
         else:  # nobody can change the tensor through this: a read-only view, no copy
             array = self._value.view()

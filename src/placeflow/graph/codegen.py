@@ -115,7 +115,8 @@ def _forwarding_call(node, dying):
     writable = liveness.forwarded_into(node, dying)
     if not writable:
         return None
-    return node.device.forwarding_node_call(node.type, node.forward[0], node.attrs, writable)
+    return node.device.forwarding_node_call(node.type, node.forward[0], node.attrs, writable, node.name,
+                                            getattr(node.op, "dtype", None))
 
 
 def clear_plan_frames(exc) -> None:

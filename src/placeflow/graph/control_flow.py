@@ -18,7 +18,8 @@ from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..framework import graph_mode, nest
 from ..runtime import registry
-from ..runtime.transfer import to_host
+from ..runtime.shape_only import is_shape_only
+from ..runtime.transfer import host_copy, to_host
 from ..ops.debug import SIDE_EFFECT_OPS
 from . import pipeline
 from .build import as_graph_tensor
@@ -97,13 +98,15 @@ class Body:
             outputs = function._call_flat([EagerTensor(a, host) for a in arrays])
             if outputs is None:
                 return ()
-            return tuple(np.asarray(leaf.numpy()) for leaf in nest.flatten(outputs, True))  # 0-d stays an array
+            return tuple(host_copy(leaf._value) if is_shape_only(leaf._value) else np.asarray(leaf.numpy())
+                         for leaf in nest.flatten(outputs, True))  # 0-d stays an array
         values = pipeline.run(plan, list(arrays), 0, 0)  # a loop body runs many times: straight to its plan
         if self._on_host is None:
             self._on_host = [plan.nodes[i].device.device_type == "CPU" for i, _ in plan.fetches]
         # a host value is passed on as it is (nothing writes a buffer that is held); another device's is copied
         # to the host, as a transfer does (a simulated GPU's array would otherwise stay charged to the GPU)
-        return tuple(np.asarray(v) if host else np.array(to_host(v), copy=True)
+        return tuple((v if is_shape_only(v) else np.asarray(v)) if host else
+                     (host_copy(v) if is_shape_only(v) else np.array(to_host(v), copy=True))
                      for v, host in zip(values, self._on_host))
 
     @property

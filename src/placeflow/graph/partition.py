@@ -191,7 +191,7 @@ class _Builder:
             node = self.new_node(op.name, op.type, device, "kernel", op)
             kernel = _kernel(op, device)
             node.attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
-            node.call = device.node_call(op.type, kernel.fn, node.attrs, kernel.presize)
+            node.call = device.node_call(op.type, kernel.fn, node.attrs, kernel.presize, op.name, op.dtype)
             node.forward = _forwardable(op, kernel)
         node.inputs = inputs
         node.expensive = _is_expensive(op)

@@ -15,6 +15,7 @@ import threading
 
 from ..eager import execute as _eager_execute
 from ..placement import placers
+from ..runtime import step_clock
 from . import executor, intra_op, lanes, partition
 from .graph import Tensor
 
@@ -43,6 +44,16 @@ def run(plan, feed_values, inter_threads: int, intra_threads: int, collector=Non
                                   "placeflow.function, Session step or graph loop cannot run while it is on. Call "
                                   "placeflow.debugging.disable_check_numerics() first, or run functions eagerly "
                                   "(placeflow.config.run_functions_eagerly(True)).")
+    if plan.nodes and plan.nodes[0].device.estimating and not lanes.in_worker():   # a top-level step of shape-only estimation: its modelled time
+        step_clock.begin_step()
+        try:
+            return _run(plan, feed_values, inter_threads, intra_threads, collector, own_lanes)
+        finally:
+            step_clock.end_step()
+    return _run(plan, feed_values, inter_threads, intra_threads, collector, own_lanes)
+
+
+def _run(plan, feed_values, inter_threads, intra_threads, collector, own_lanes) -> list:
     if not plan.parallel or inter_threads < 0:
         if inter_threads < 0 and plan.parallel:
             plan.parallel = False

@@ -85,7 +85,7 @@ def _group_slices(depth: int, w_shape):
     return [(slice(k * ci, (k + 1) * ci), slice(k * co, (k + 1) * co)) for k in range(groups)]
 
 
-@define("Conv2D", FLOATS | {d.int32}, shape=_conv_shape, grad=_conv_grad, cost=HEAVY)
+@define("Conv2D", FLOATS | {d.int32}, shape=_conv_shape, grad=_conv_grad, cost=HEAVY, buffer="view")
 def _conv2d(xp, x, w, strides=(1, 1, 1, 1), padding="VALID"):
     _check(padding, strides)
     if x.ndim != 4:
@@ -120,7 +120,17 @@ def _backprop_input(xp, w, g, input_sizes, strides, padding):
     return out[:, top:top + h, left:left + wid]
 
 
+def _padded_input(shapes, attrs):
+    """The buffer Conv2DBackpropInput's kernel fills: the input's size plus the padding (the output is its inside)."""
+    n, h, wid, c = attrs["input_sizes"]
+    kh, kw = shapes[0][0], shapes[0][1]
+    strides, padding = attrs.get("strides", (1, 1, 1, 1)), attrs.get("padding", "VALID")
+    (top, bottom), (left, right) = _pads(h, kh, strides[1], padding), _pads(wid, kw, strides[2], padding)
+    return (n, h + top + bottom, wid + left + right, c)
+
+
 @define("Conv2DBackpropInput", FLOATS | {d.int32}, shape=lambda shapes, attrs: tuple(attrs["input_sizes"]), cost=HEAVY,
+        buffer=_padded_input,
         grad=lambda e, g: [emit("Conv2DBackpropFilter", (g, e.inputs[1]), g.dtype, {
             "strides": e.attrs["strides"], "padding": e.attrs["padding"], "filter_sizes": shape_of(e.inputs[0])}),
             emit("Conv2D", (g, e.inputs[0]), g.dtype, {"strides": e.attrs["strides"],
@@ -145,6 +155,7 @@ def _backprop_filter_grad(e, h):
 
 
 @define("Conv2DBackpropFilter", FLOATS, shape=lambda shapes, attrs: tuple(attrs["filter_sizes"]), cost=HEAVY,
+        buffer="view",
         grad=_backprop_filter_grad)
 def _conv2d_backprop_filter(xp, x, g, filter_sizes=(), strides=(1, 1, 1, 1), padding="VALID"):
     """The gradient of Conv2D with respect to its filter."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..framework import dtypes as d
+from ..framework import op_table
 
 FLOATS = frozenset({d.float16, d.bfloat16, d.float32, d.float64})
 COMPLEX = frozenset({d.complex64, d.complex128})
@@ -70,14 +71,15 @@ class OpDef:
     cost: str = BY_SIZE
     allowed: frozenset = frozenset()   # the dtypes the op accepts at all (TF's op def); kernels may cover fewer
     grad_reads: tuple = None
+    buffer: object = None   # how the kernel allocates its output, for shape-only estimation (see `define`)
 
 
-_OPS: dict = {}     # op name -> OpDef
+_OPS = op_table.OPS     # op name -> OpDef (framework/op_table.py, so lower layers can read definitions)
 
 
 def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=None, foldable=False,
            shape_only_inputs=(), cost=BY_SIZE, presize=None, allowed=None, forward=None, forward_inputs=(0,),
-           grad_reads=None, complex_convention=False):
+           grad_reads=None, complex_convention=False, buffer=None):
     """Decorator: declare `op` with the decorated kernel body (see OpDef for the rules).
 
     The kernel runs on CPU for `dtypes` and on GPU for `gpu` (default: `dtypes`; () for none);
@@ -87,7 +89,11 @@ def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=No
     kernel writing into a dying input (see Kernel), allowed for the inputs at `forward_inputs`. `grad_reads`:
     the (inputs, outputs) whose values the gradient reads (see OpDef). A gradient rule is written as the
     upstream gradient times the derivative; for complex inputs it is conjugated to TensorFlow's convention
-    (`conjugated`) unless `complex_convention` says the rule already follows it (Real, Conj, the FFTs, ...)."""
+    (`conjugated`) unless `complex_convention` says the rule already follows it (Real, Conj, the FFTs, ...).
+    `buffer` says how the kernel allocates its output, which shape-only estimation (runtime/estimating.py)
+    reproduces: None, a new array of the output's shape; "view", a view of a new array of that size (a
+    reshaped product); or f(input shapes, attrs) -> the shape of a larger new array whose leading corner
+    the output is (a padded buffer)."""
     if op in _OPS:
         raise ValueError(f"Op {op!r} is already defined; each op is declared once.")
     if cost not in (CHEAP, HEAVY, BY_SIZE):
@@ -106,14 +112,12 @@ def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=No
         if callable(grad) and admitted & COMPLEX and not complex_convention:
             rule = conjugated(grad)
         _OPS[op] = OpDef(op, kernels, shape, dtype or dtype_from_attrs, rule, foldable, tuple(shape_only_inputs),
-                         cost, admitted, grad_reads)
+                         cost, admitted, grad_reads, buffer)
         return fn
     return decorate
 
 
-def op_def(op: str) -> OpDef | None:
-    """The definition of `op`, or None when no op of that name exists."""
-    return _OPS.get(op)
+op_def = op_table.op_def
 
 
 def find_kernel(op: str, device_type: str, dtype) -> Kernel | None:

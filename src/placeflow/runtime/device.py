@@ -37,6 +37,7 @@ class Device:
 
     __slots__ = ("name", "short_name", "device_type", "index", "spec", "info", "memory", "charge", "__weakref__")
     simulated = False
+    estimating = False   # shape-only estimation (runtime/estimating.py)
     host_backed = True   # arrays are NumPy arrays in host memory
     cuda_ordinal = None
     xp = np
@@ -55,8 +56,9 @@ class Device:
         """A context manager making this device current (a no-op off CUDA)."""
         return _NO_SCOPE
 
-    def run(self, op: str, fn, args, attrs=None, name=None, presize=None):
-        """Run kernel `fn` of `op` on this device: outputs charged, failures as TF's error classes."""
+    def run(self, op: str, fn, args, attrs=None, name=None, presize=None, dtype=None):
+        """Run kernel `fn` of `op` on this device: outputs charged, failures as TF's error classes. (`dtype`, the
+        op's input dtype, is read only by the estimating devices of runtime/estimating.py.)"""
         try:
             if presize is not None:
                 self.check_fits(*presize(args, attrs or {}))
@@ -64,7 +66,7 @@ class Device:
         except BaseException as exc:  # noqa: BLE001 - converted (or re-raised as is) below
             _reraise(exc, op, name, self)
 
-    def node_call(self, op: str, fn, attrs, presize=None):
+    def node_call(self, op: str, fn, attrs, presize=None, name=None, dtype=None):
         """The callable a plan node runs: `call(*inputs) -> output(s)`, charged as `run` charges."""
         xp, charge, check = self.xp, self.charge, self.check_fits
         if presize is not None:
@@ -76,7 +78,7 @@ class Device:
             return lambda *args: _charged(charge, fn(xp, *args, **attrs))
         return lambda *args: _charged(charge, fn(xp, *args))
 
-    def forwarding_node_call(self, op: str, kernel, attrs, positions):
+    def forwarding_node_call(self, op: str, kernel, attrs, positions, name=None, dtype=None):
         """A plan node's callable that writes into a dying input at `positions` when nothing else holds it
         (runtime/forwarding.py), else runs as `node_call`: the forwarded buffer is charged already."""
         into = functools.partial(kernel.forward, self.xp, **attrs)
@@ -103,7 +105,7 @@ class HostCPU(Device):
 
     __slots__ = ()
 
-    def run(self, op, fn, args, attrs=None, name=None, presize=None):
+    def run(self, op, fn, args, attrs=None, name=None, presize=None, dtype=None):
         """Run kernel `fn` of `op` with NumPy and count its outputs to the host (which has no limit to
         check beforehand but the machine's memory: NumPy's MemoryError becomes ResourceExhaustedError)."""
         try:
@@ -116,7 +118,7 @@ class HostCPU(Device):
             return tuple(self.charge(o) for o in out)
         return self.charge(out)
 
-    def node_call(self, op, fn, attrs, presize=None):
+    def node_call(self, op, fn, attrs, presize=None, name=None, dtype=None):
         """A plan node on the host: the bare kernel (its outputs are counted once per step by the plan), after
         the machine-memory check of an output whose size the kernel declares."""
         if presize is not None:
@@ -186,7 +188,7 @@ class CudaGPU(Device):
         """This GPU current and its pool as CuPy's allocator, for the calling thread."""
         return _CudaScope(self.xp, self.cuda_ordinal, self.memory.cupy_malloc)
 
-    def run(self, op, fn, args, attrs=None, name=None, presize=None):
+    def run(self, op, fn, args, attrs=None, name=None, presize=None, dtype=None):
         """Run kernel `fn` of `op` with this GPU current; CuPy allocates its outputs from the pool."""
         try:
             with self.activate():
@@ -194,7 +196,7 @@ class CudaGPU(Device):
         except BaseException as exc:  # noqa: BLE001
             _reraise(exc, op, name, self)
 
-    def node_call(self, op, fn, attrs, presize=None):
+    def node_call(self, op, fn, attrs, presize=None, name=None, dtype=None):
         """A plan node on this GPU: the kernel inside this GPU's activation."""
         xp, activate = self.xp, self.activate
 
@@ -203,7 +205,7 @@ class CudaGPU(Device):
                 return fn(xp, *args, **attrs)
         return call
 
-    def forwarding_node_call(self, op, kernel, attrs, positions):
+    def forwarding_node_call(self, op, kernel, attrs, positions, name=None, dtype=None):
         """A plan node on this GPU that writes into a dying CuPy input when nothing else holds it."""
         xp, activate, forward = self.xp, self.activate, kernel.forward
 
@@ -222,8 +224,14 @@ class CudaGPU(Device):
         return array.get() if hasattr(array, "get") else np.asarray(array)
 
 
-def make_device(info) -> Device:
-    """The runtime device for a logical device: host CPU, simulated GPU or CUDA GPU."""
+def make_device(info, estimating="") -> Device:
+    """The runtime device for a logical device: host CPU, simulated GPU or CUDA GPU (their shape-only
+    counterparts of runtime/estimating.py when `estimating`: Context.estimating's mode)."""
+    if estimating:
+        from .estimating import EstimatingCPU, EstimatingGPU
+        if info.device_type != "GPU":
+            return EstimatingCPU(info, for_device(info, None))
+        return EstimatingGPU(info, for_device(info, None))
     if info.device_type != "GPU":
         return HostCPU(info, for_device(info, None))
     if info.simulated:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from .device import make_device
+from .shape_only import read_as_zeros
 
 _lock = threading.Lock()
 _built: dict = {}  # id(context) -> (context, devices)
@@ -20,7 +21,10 @@ def devices(ctx) -> list:
     with _lock:
         infos = ctx.ensure_initialized("the first op")
         ordered = sorted(infos, key=lambda i: (DEVICE_TYPE_PRIORITY.index(i.device_type), i.index))
-        built = [make_device(info) for info in ordered]
+        estimating = ctx.estimating
+        if estimating:
+            read_as_zeros(estimating == "zeros")
+        built = [make_device(info, estimating) for info in ordered]
         _built.clear()
         _built[id(ctx)] = (ctx, built)
     return built

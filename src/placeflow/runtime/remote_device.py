@@ -30,12 +30,12 @@ class RemoteDevice(Device):
         self.spec = DeviceSpec.from_string(self.name)
         self.memory, self.charge = host.memory, host.charge  # the values kept here count to this host's memory
 
-    def run(self, op: str, fn, args, attrs=None, name=None, presize=None):
+    def run(self, op: str, fn, args, attrs=None, name=None, presize=None, dtype=None):
         """Run `op` in the device's task on `args` (values): its outputs' values, kept here."""
         out = self.channel.run_op(self.local_name, op, [np.asarray(a) for a in args], attrs or {}, name)
         return tuple(self.charge(o) for o in out) if isinstance(out, tuple) else self.charge(out)
 
-    def node_call(self, op: str, fn, attrs, presize=None):
+    def node_call(self, op: str, fn, attrs, presize=None, name=None, dtype=None):
         """Refused: plans run a remote task's nodes as one shipped segment, never node by node."""
         raise NotImplementedError(f"{op} on {self.name} must run in a shipped segment (graph/remote_segments).")
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import step_clock
+from .shape_only import ShapeOnly, shape_only
+
 
 def to_host(value) -> np.ndarray:
     """A NumPy array with the value's data (a device->host copy for CuPy arrays)."""
@@ -27,6 +30,8 @@ def copy_array(value, src, dst):
     logical CPUs (TensorFlow's same-process rendezvous shares the immutable buffer)."""
     if shares_memory(src, dst):
         return value
+    if isinstance(value, ShapeOnly):
+        return _shape_only_copy(value, src, dst)
     if dst.host_backed:
         host = np.array(value, copy=True) if src.host_backed else src.to_host(value)
         return dst.charge(host)
@@ -38,3 +43,16 @@ def copy_array(value, src, dst):
         out = xp.empty_like(contiguous)
         out.data.copy_from_device(contiguous.data, contiguous.nbytes)
         return out
+
+
+def _shape_only_copy(value, src, dst):
+    """A copy of a shape-only array (estimation): a new shape-only buffer charged to `dst`, timed on the link."""
+    out = shape_only(value.shape, value.dtype)
+    dst.charge(out)   # (the charge returns a plain view: the shape-only array itself is kept)
+    step_clock.copied(src, dst, value, out)
+    return out
+
+
+def host_copy(value):
+    """A new host buffer like shape-only `value` (estimation): what a device-to-host copy of it would make."""
+    return shape_only(value.shape, value.dtype)
