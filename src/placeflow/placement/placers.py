@@ -2,16 +2,16 @@
 control-flow bodies all place through `place`).
 
 `"simple"` is TensorFlow's placer (graph_placer.py, seed 003), the default. The whitepaper's cost-model
-placer (seed 003) plugs in here under its own name; until it exists, asking for it is refused by name.
+placer (seed 003, cost_model_placer.py) is `"cost_model"`.
 """
 
 from __future__ import annotations
 
 from ..config.context import context
-from . import graph_placer
+from . import cost_model_placer, graph_placer
 
-_PLACERS = {"simple": graph_placer.place}
-_PLANNED = {"cost_model": "the cost-model placer of the TensorFlow whitepaper (seed 003) is not implemented yet"}
+_PLACERS = {"simple": graph_placer.place, "cost_model": cost_model_placer.place}
+_PLANNED: dict = {}
 
 
 def place(ops, placed: dict, ctx, soft: bool, log_placement: bool, reasons: dict | None = None) -> dict:

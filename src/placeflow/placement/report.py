@@ -9,6 +9,7 @@ _lock = threading.Lock()
 _decisions: list = []     # every Decision ever made; each counts its own executions
 _plans: list = []         # a PlanRecord per graph plan (function or Session): its ops, counted per step
 _copies: dict = defaultdict(lambda: [0, 0])  # (src, dst) -> [count, bytes]
+_placer_runs: list = []   # a PlacerRun per placement made by a placer other than "simple"
 
 
 def remember(decision) -> None:
@@ -39,6 +40,35 @@ def remember_plan(rows: list) -> PlanRecord:
     return record
 
 
+class PlacerRun:
+    """One placement by a planning placer: which algorithm won, its predicted step time, the lower bound,
+    every algorithm's prediction, the placer's wall time, and (op, type, device, reason, detail) rows."""
+
+    __slots__ = ("placer", "algorithm", "predicted", "lower_bound", "candidates", "assumed", "wall", "rows")
+
+    def __init__(self, placer, algorithm, predicted, lower_bound, candidates, assumed):
+        self.placer, self.algorithm, self.predicted, self.lower_bound = placer, algorithm, predicted, lower_bound
+        self.candidates, self.assumed, self.wall, self.rows = candidates, assumed, 0.0, []
+
+    def __str__(self) -> str:
+        head = (f"  {self.placer} placer: {self.algorithm}, predicted step {self.predicted * 1e6:.1f} us, lower "
+                f"bound {self.lower_bound * 1e6:.1f} us, placed {len(self.rows)} ops in {self.wall * 1e3:.1f} ms")
+        tried = ", ".join(f"{name} {t * 1e6:.1f} us" for name, t in self.candidates.items())
+        lines = [head, f"    tried: {tried}"]
+        if self.assumed:
+            lines.append("    no performance model (preset assumed): "
+                         + ", ".join(f"{d}={m}" for d, m in self.assumed.items()))
+        lines += [f"    {name:24} {_short(device):8} {reason}" + (f": {detail}" if detail else "")
+                  for name, _type, device, reason, detail in self.rows]
+        return "\n".join(lines)
+
+
+def remember_placer_run(run: PlacerRun) -> None:
+    """Keep a planning placer's record of one placement for the report."""
+    with _lock:
+        _placer_runs.append(run)
+
+
 def count_copy(src: str, dst: str, nbytes: int) -> None:
     """Record one copy of `nbytes` from device `src` to device `dst`."""
     with _lock:
@@ -55,14 +85,16 @@ def reset() -> None:
         for record in _plans:
             record.runs = 0
         _copies.clear()
+        _placer_runs.clear()
 
 
 class PlacementReport:
     """Op counts per (op, device, reason) and copies per (source, destination)."""
 
-    def __init__(self, ops: list, copies: list):
+    def __init__(self, ops: list, copies: list, placements: list = ()):
         self.ops = ops          # dicts: op, device, reason, detail, count
         self.copies = copies    # dicts: source, destination, count, bytes
+        self.placements = list(placements)   # PlacerRun of each placement by a planning placer
 
     def __str__(self) -> str:
         lines = ["Placement report", f"  {'OP':24} {'DEVICE':8} {'COUNT':>7}  WHY"]
@@ -74,6 +106,7 @@ class PlacementReport:
             lines.append(f"  {row['source'] + ' -> ' + row['destination']:33} {row['count']:7d}  {row['bytes']}")
         if not self.copies:
             lines.append("  (no copies between devices)")
+        lines += [str(run) for run in self.placements]
         return "\n".join(lines)
 
     __repr__ = __str__
@@ -101,6 +134,7 @@ def placement_report() -> PlacementReport:
                     merged[(op, _short(device), reason, detail)] += record.runs
         copies = [{"source": _short(s), "destination": _short(t), "count": c, "bytes": b}
                   for (s, t), (c, b) in sorted(_copies.items())]
+        placements = list(_placer_runs)
     ops = [{"op": op, "device": dev, "reason": reason, "detail": detail, "count": count}
            for (op, dev, reason, detail), count in sorted(merged.items())]
-    return PlacementReport(ops, copies)
+    return PlacementReport(ops, copies, placements)
