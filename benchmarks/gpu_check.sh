@@ -23,10 +23,18 @@ step() {  # step NAME SECONDS COMMAND...: one check, its output kept in OUTDIR/N
 }
 nvidia-smi -L
 python3 -c "import cupy, numpy; print('cupy', cupy.__version__, 'numpy', numpy.__version__)"
-step cuda_tests 200 python3 -m pytest -m cuda -q -p no:cacheprovider -rs \
+want() { [ -z "${STEPS:-}" ] || [[ " $STEPS " == *" $1 "* ]]; }   # STEPS="a b": only those checks
+want cuda_tests && step cuda_tests 200 python3 -m pytest -m cuda -q -p no:cacheprovider -rs \
   tests/ops/test_cuda_ops.py tests/graph/test_cuda_graph.py tests/config/test_discovery.py tests/eager/test_cuda.py \
   tests/distribute/test_cuda_training.py tests/memory/test_cuda_memory.py tests/memory/test_cuda_memory_suite.py \
   tests/distribute/test_multi_worker.py
-step eager_dispatch 40 python3 benchmarks/eager_dispatch.py
-step allocator 30 python3 benchmarks/allocator.py
-step train 90 python3 benchmarks/train.py --cuda --steps 30
+want eager_dispatch && step eager_dispatch 40 python3 benchmarks/eager_dispatch.py
+want allocator && step allocator 30 python3 benchmarks/allocator.py
+want calibrated && step op_overhead 60 python3 benchmarks/op_overhead.py --write "$out/host_costs.json" &&
+  step estimate_vs_real_calibrated 240 env PYTHONPATH=$PYTHONPATH:. PLACEFLOW_HOST_COSTS="$out/host_costs.json" \
+  python3 benchmarks/estimate_vs_real.py --steps 10
+want estimate_vs_real && step estimate_vs_real 240 env PYTHONPATH=$PYTHONPATH:. python3 benchmarks/estimate_vs_real.py --steps 10
+want placement_measured && step placement_measured 60 env PYTHONPATH=$PYTHONPATH:. python3 benchmarks/placement_measured.py
+want op_overhead && step op_overhead 60 python3 benchmarks/op_overhead.py
+want train && step train 90 python3 benchmarks/train.py --cuda --steps 30
+true

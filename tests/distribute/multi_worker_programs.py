@@ -135,7 +135,36 @@ def fault(role):
     return out
 
 
-PROGRAMS = {"linear": linear_regression, "fit": keras_fit, "input": input_and_reductions, "fault": fault}
+def memory(role=None):
+    """An MLP 1024-2048-10 step (strategy.run, SUM all-reduce, SGD) three times on one simulated GPU per worker:
+    the peak on GPU:0 (tests/estimate compares runs with PLACEFLOW_ESTIMATE=1 against real ones)."""
+    s = strategy()
+    rng = np.random.default_rng(0)
+    with s.scope():
+        w1 = tf.Variable(rng.standard_normal((1024, 2048)).astype(np.float32) * 0.03)
+        w2 = tf.Variable(rng.standard_normal((2048, 10)).astype(np.float32) * 0.03)
+    x = tf.constant(rng.standard_normal((256, 1024)).astype(np.float32))
+    y = tf.constant(rng.integers(0, 10, 256).astype(np.int32))
+
+    @tf.function
+    def step():
+        def replica():
+            with tf.GradientTape() as tape:
+                logits = tf.matmul(tf.nn.relu(tf.matmul(x, w1)), w2)
+                loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+            grads = tf.distribute.get_replica_context().all_reduce("SUM", tape.gradient(loss, [w1, w2]))
+            w1.assign_sub(0.01 * grads[0])
+            w2.assign_sub(0.01 * grads[1])
+            return loss
+        return s.run(replica)
+
+    for _ in range(3):
+        step()
+    return {"peak": tf.config.experimental.get_memory_info("GPU:0")["peak"]}
+
+
+PROGRAMS = {"linear": linear_regression, "fit": keras_fit, "input": input_and_reductions, "fault": fault,
+            "memory": memory}
 
 if __name__ == "__main__":
     result = PROGRAMS[sys.argv[1]](sys.argv[2] if len(sys.argv) > 2 else None)

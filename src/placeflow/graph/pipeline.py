@@ -45,9 +45,10 @@ def run(plan, feed_values, inter_threads: int, intra_threads: int, collector=Non
                                   "placeflow.debugging.disable_check_numerics() first, or run functions eagerly "
                                   "(placeflow.config.run_functions_eagerly(True)).")
     if plan.nodes and plan.nodes[0].device.estimating and not lanes.in_worker():   # a top-level step of shape-only estimation: its modelled time
-        step_clock.begin_step()
+        step_clock.begin_step(plan_call=True)
         try:
-            return _run(plan, feed_values, inter_threads, intra_threads, collector, own_lanes)
+            with step_clock.in_plan():
+                return _run(plan, feed_values, inter_threads, intra_threads, collector, own_lanes)
         finally:
             step_clock.end_step()
     return _run(plan, feed_values, inter_threads, intra_threads, collector, own_lanes)

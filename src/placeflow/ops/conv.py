@@ -85,7 +85,18 @@ def _group_slices(depth: int, w_shape):
     return [(slice(k * ci, (k + 1) * ci), slice(k * co, (k + 1) * co)) for k in range(groups)]
 
 
-@define("Conv2D", FLOATS | {d.int32}, shape=_conv_shape, grad=_conv_grad, cost=HEAVY, buffer="view")
+def _im2col_scratch(x, kh, kw, attrs, itemsize) -> list:
+    """The temporaries of an im2col convolution: the padded input (when padded) and the column matrix."""
+    strides, padding = attrs.get("strides", (1, 1, 1, 1)), attrs.get("padding", "VALID")
+    n, h, wid, c = x
+    (top, bottom), (left, right) = _pads(h, kh, strides[1], padding), _pads(wid, kw, strides[2], padding)
+    oh, ow = output_size(h, kh, strides[1], padding), output_size(wid, kw, strides[2], padding)
+    padded = [n * (h + top + bottom) * (wid + left + right) * c * itemsize] if top or bottom or left or right else []
+    return padded + [n * oh * ow * kh * kw * c * itemsize]
+
+
+@define("Conv2D", FLOATS | {d.int32}, shape=_conv_shape, grad=_conv_grad, cost=HEAVY, buffer="view",
+        scratch=lambda shapes, attrs, itemsize: _im2col_scratch(shapes[0], shapes[1][0], shapes[1][1], attrs, itemsize))
 def _conv2d(xp, x, w, strides=(1, 1, 1, 1), padding="VALID"):
     _check(padding, strides)
     if x.ndim != 4:
@@ -130,7 +141,8 @@ def _padded_input(shapes, attrs):
 
 
 @define("Conv2DBackpropInput", FLOATS | {d.int32}, shape=lambda shapes, attrs: tuple(attrs["input_sizes"]), cost=HEAVY,
-        buffer=_padded_input,
+        buffer=_padded_input, scratch=lambda shapes, attrs, itemsize: [  # one filter tap's product at a time
+            int(np.prod(shapes[1][:3])) * attrs["input_sizes"][3] * itemsize],
         grad=lambda e, g: [emit("Conv2DBackpropFilter", (g, e.inputs[1]), g.dtype, {
             "strides": e.attrs["strides"], "padding": e.attrs["padding"], "filter_sizes": shape_of(e.inputs[0])}),
             emit("Conv2D", (g, e.inputs[0]), g.dtype, {"strides": e.attrs["strides"],
@@ -156,6 +168,8 @@ def _backprop_filter_grad(e, h):
 
 @define("Conv2DBackpropFilter", FLOATS, shape=lambda shapes, attrs: tuple(attrs["filter_sizes"]), cost=HEAVY,
         buffer="view",
+        scratch=lambda shapes, attrs, itemsize: _im2col_scratch(shapes[0], attrs["filter_sizes"][0],
+                                                                attrs["filter_sizes"][1], attrs, itemsize),
         grad=_backprop_filter_grad)
 def _conv2d_backprop_filter(xp, x, g, filter_sizes=(), strides=(1, 1, 1, 1), padding="VALID"):
     """The gradient of Conv2D with respect to its filter."""

@@ -72,6 +72,7 @@ class OpDef:
     allowed: frozenset = frozenset()   # the dtypes the op accepts at all (TF's op def); kernels may cover fewer
     grad_reads: tuple = None
     buffer: object = None   # how the kernel allocates its output, for shape-only estimation (see `define`)
+    scratch: object = None  # f(input shapes, attrs) -> bytes of temporaries the CuPy kernel takes (see `define`)
 
 
 _OPS = op_table.OPS     # op name -> OpDef (framework/op_table.py, so lower layers can read definitions)
@@ -79,7 +80,7 @@ _OPS = op_table.OPS     # op name -> OpDef (framework/op_table.py, so lower laye
 
 def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=None, foldable=False,
            shape_only_inputs=(), cost=BY_SIZE, presize=None, allowed=None, forward=None, forward_inputs=(0,),
-           grad_reads=None, complex_convention=False, buffer=None):
+           grad_reads=None, complex_convention=False, buffer=None, scratch=None):
     """Decorator: declare `op` with the decorated kernel body (see OpDef for the rules).
 
     The kernel runs on CPU for `dtypes` and on GPU for `gpu` (default: `dtypes`; () for none);
@@ -93,7 +94,9 @@ def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=No
     `buffer` says how the kernel allocates its output, which shape-only estimation (runtime/estimating.py)
     reproduces: None, a new array of the output's shape; "view", a view of a new array of that size (a
     reshaped product); or f(input shapes, attrs) -> the shape of a larger new array whose leading corner
-    the output is (a padded buffer)."""
+    the output is (a padded buffer). `scratch(input shapes, attrs, itemsize) -> [bytes]`: the temporaries the kernel
+    allocates before its output and frees after it (on a CUDA GPU they come from the device's pool), which an
+    estimate for a modelled GPU charges."""
     if op in _OPS:
         raise ValueError(f"Op {op!r} is already defined; each op is declared once.")
     if cost not in (CHEAP, HEAVY, BY_SIZE):
@@ -112,7 +115,7 @@ def define(op: str, dtypes=NUMBERS, *, shape, grad, gpu=None, cpu=True, dtype=No
         if callable(grad) and admitted & COMPLEX and not complex_convention:
             rule = conjugated(grad)
         _OPS[op] = OpDef(op, kernels, shape, dtype or dtype_from_attrs, rule, foldable, tuple(shape_only_inputs),
-                         cost, admitted, grad_reads, buffer)
+                         cost, admitted, grad_reads, buffer, scratch)
         return fn
     return decorate
 

@@ -20,11 +20,13 @@ Each op's modelled time goes to the step clock (runtime/step_clock.py).
 from __future__ import annotations
 
 import functools
+import threading
 
 import numpy as np
 
 from ..framework import dtypes as d
-from ..framework.errors import UnimplementedError
+from ..framework.errors import ResourceExhaustedError, UnimplementedError
+from ..memory.oom import DeviceOutOfMemory
 from ..framework.op_table import op_def
 from . import step_clock
 from .device import HostCPU, SimulatedGPU, _reraise
@@ -49,21 +51,84 @@ DATA_DEPENDENT = frozenset({
     "CTCBeamSearchDecoder", "SparseFillEmptyRows", "Bincount", "DenseBincount"})
 
 
-def run(device, real_run, op, fn, args, attrs, name, presize, dtype):
-    """One kernel call on an estimating device; `real_run(op, fn, args, attrs, name, presize)` computes."""
+def run(device, real_run, op, fn, args, attrs, name, presize, dtype, planned=False):
+    """One kernel call on an estimating device (a plan's node when `planned`); `real_run(op, fn, args, attrs, name,
+    presize)` computes."""
     given = [a for a in args if isinstance(a, ShapeOnly)]
-    if op in ALWAYS_RUN or (not given and (device.device_type == "CPU" or _small_work(op, args, attrs, dtype,
-                                                                                  presize))):
-        out = real_run(op, fn, args, attrs, name, presize)
-        if not given:
-            out = _drop_large(device, out)
-    else:
-        try:
-            out = _estimated(device, op, fn, args, attrs or {}, dtype, presize, bool(given))
-        except BaseException as exc:  # noqa: BLE001 - as Device.run converts kernel failures
-            _reraise(exc, op, name, device)
-    step_clock.ran(device, op, args, out, attrs, dtype, name)
+    _making.label = name or op
+    try:
+        if op in ALWAYS_RUN or (not given and (device.device_type == "CPU" or _small_work(op, args, attrs, dtype,
+                                                                                      presize))):
+            out = real_run(op, fn, args, attrs, name, presize)
+            if not given:
+                out = _drop_large(device, out)
+        else:
+            try:
+                out = _estimated(device, op, fn, args, attrs or {}, dtype, presize, bool(given))
+            except BaseException as exc:  # noqa: BLE001 - as Device.run converts kernel failures
+                _reraise(exc, op, name, device)
+    except ResourceExhaustedError as exc:
+        _note_oom(device, op, name, exc)
+        raise
+    step_clock.ran(device, op, args, out, attrs, dtype, name, planned)
     return out
+
+
+_making = threading.local()   # the op whose outputs are being charged (for the allocation records)
+first_oom: dict = {}          # the first OOM of the run: op, device, bytes asked, bytes free (estimate reports)
+
+
+def _note_oom(device, op, name, exc) -> None:
+    if first_oom:
+        return
+    source = exc
+    while source is not None and not isinstance(source, DeviceOutOfMemory):
+        source = source.__cause__ or source.__context__
+    asked = getattr(source, "nbytes", None)
+    stats = device.memory.allocator.stats()
+    first_oom.update(op=op, name=name or op, device=device.name, bytes_asked=asked,
+                     bytes_free=stats["bytes_limit"] - stats["bytes_in_use"], message=str(exc).split("\n")[0])
+
+
+class AllocationRecord:
+    """What an estimating GPU's pool holds and held: the buffers alive at its peak with the ops that made them,
+    and in-use bytes after every allocation and free (for the memory plot)."""
+
+    def __init__(self, memory):
+        self.memory = memory
+        self.live: dict = {}          # id(root) -> (bytes, label, shape, dtype name)
+        self.at_peak: list = []       # the largest buffers alive when the pool last reached a new peak
+        self.peak = 0
+        self.timeline: list = []      # (modelled seconds of the device, bytes in use)
+        self._adopt, self._died = memory.adopt, memory._died
+        memory._died = self.died
+
+    def adopt(self, array):
+        """The device's charge: the pool's, then the record of a new buffer."""
+        allocator = self.memory.allocator
+        before = allocator.in_use
+        out = self._adopt(array)
+        if allocator.in_use != before:
+            root = array
+            while isinstance(root.base, np.ndarray):
+                root = root.base
+            self.live[id(root)] = (root.nbytes, getattr(_making, "label", "?"), tuple(root.shape), root.dtype.name)
+            self.timeline.append((step_clock.now(), allocator.in_use))
+            if allocator.in_use > self.peak:
+                self.peak = allocator.in_use
+                self.at_peak = sorted(self.live.values(), key=lambda entry: -entry[0])[:12]
+        return out
+
+    def died(self, owner) -> None:
+        """A buffer's last view died: its bytes go back (the pool's own callback), and leave the record."""
+        self._died(owner)
+        self.live.pop(owner.key, None)
+        if step_clock is not None:   # (None while the interpreter shuts down and buffers die last)
+            self.timeline.append((step_clock.now(), self.memory.allocator.in_use))
+
+    def reset(self) -> None:
+        """Start a new record from what is alive now."""
+        self.peak, self.at_peak, self.timeline = self.memory.allocator.in_use, [], []
 
 
 def _small_work(op, args, attrs, dtype, presize) -> bool:
@@ -103,9 +168,22 @@ def _estimated(device, op, fn, args, attrs, dtype, presize, given):
         return _on_zero_pages(device, fn, args, attrs)
     if presize is not None:
         device.check_fits(*predicted[0][::-1])
-    buffer = op_def(op).buffer if len(predicted) == 1 else None
+    definition = op_def(op)
+    scratch = _scratch(device, definition, args, attrs, predicted[0][0])
+    buffer = definition.buffer if len(predicted) == 1 else None
     outs = tuple(charged(device, _new_output(buffer, args, attrs, shape, np_dtype)) for np_dtype, shape in predicted)
+    del scratch
     return outs if several else outs[0]
+
+
+def _scratch(device, definition, args, attrs, np_dtype) -> list:
+    """The temporaries the op's CuPy kernel takes before its output (OpDef.scratch), charged while the output is
+    made: only on a GPU with a performance model, which stands for a CUDA GPU (a simulated GPU's NumPy
+    temporaries are host memory, which its pool does not see)."""
+    if definition.scratch is None or device.device_type != "GPU" or step_clock.model_of(device) is None:
+        return []
+    sizes = definition.scratch([tuple(np.shape(a)) for a in args], attrs, np.dtype(np_dtype).itemsize)
+    return [charged(device, shape_only((size,), np.uint8)) for size in sizes if size]
 
 
 def _new_output(buffer, args, attrs, shape, np_dtype):
@@ -191,7 +269,7 @@ def forwarding_call(device, op, kernel, attrs, positions, name=None, dtype=None)
             a = args[position]
             if getrefcount(a) == sole and isinstance(a, np.ndarray) and a.flags.writeable:
                 if a.__class__ is ShapeOnly and owns_memory(a):
-                    step_clock.ran(device, op, args, a, attrs, dtype, name)
+                    step_clock.ran(device, op, args, a, attrs, dtype, name, True)
                     return a
                 if a.__class__ is np.ndarray and a.base is None:
                     return real_into(a, *args)
@@ -211,7 +289,7 @@ class _Estimating:
     def node_call(self, op, fn, attrs, presize=None, name=None, dtype=None):
         """A plan node's callable: `run` with the node's op, kernel, attributes, name and dtype."""
         real = super().run
-        return lambda *args: run(self, real, op, fn, args, attrs, name, presize, dtype)
+        return lambda *args: run(self, real, op, fn, args, attrs, name, presize, dtype, True)
 
     def forwarding_node_call(self, op, kernel, attrs, positions, name=None, dtype=None):
         """A plan node's callable that forwards into a dying input (shape-only or real)."""
@@ -225,8 +303,13 @@ class _Estimating:
 class EstimatingGPU(_Estimating, SimulatedGPU):
     """A simulated GPU that estimates: shape-only outputs above SMALL elements, charged to its BFC pool."""
 
-    __slots__ = ()
+    __slots__ = ("record",)
     estimating = True
+
+    def __init__(self, info, memory):
+        super().__init__(info, memory)
+        self.record = AllocationRecord(memory)
+        self.charge = self.record.adopt
 
     def upload(self, host_value):
         """A host value placed on this GPU: a private copy when small, else a shape-only buffer of its size."""
@@ -253,7 +336,7 @@ class EstimatingCPU(_Estimating, HostCPU):
             for a in args:
                 if isinstance(a, ShapeOnly):
                     out = _estimated(self, op, fn, args, attrs or {}, dtype, presize, True)
-                    step_clock.ran(self, op, args, out, attrs, dtype, name)
+                    step_clock.ran(self, op, args, out, attrs, dtype, name, True)
                     return out
             return real(*args)
         return call

@@ -7,7 +7,8 @@ device's pool, views, reshapes, copies between devices, forwarding) behaves as i
 estimating devices (runtime/estimating.py) never run an expensive kernel on one: they make their outputs
 from the op's shape rule. Reading one's data (`.numpy()`, `print`, `bool`, `float`) raises
 `ShapeOnlyReadError` naming the line, unless zeros were asked for (PLACEFLOW_ESTIMATE=zeros): then the data
-reads as zeros. Keras's own reads (its progress bar, callbacks and logs) always read zeros, so `fit` runs.
+reads as zeros. Libraries' own reads (Keras's progress bar, callbacks and logs; tf.data's threads; anything
+installed or in the standard library) always read zeros, so `fit` runs.
 """
 
 from __future__ import annotations
@@ -114,8 +115,22 @@ def _refuse(array, what, *args):
 
 
 def _inside_keras(line: str) -> bool:
-    """Keras's own reads (its progress bar, callbacks and logs read every metric) see zeros: `fit` keeps working."""
-    return "/keras/" in line.replace("\\", "/")
+    """Libraries' own reads see zeros, so they keep working: Keras's (its progress bar, callbacks and logs read
+    every metric), tf.data's worker threads, anything installed or in Python's standard library. A read by the
+    program's own code raises."""
+    path = line.rsplit(":", 1)[0].replace("\\", "/")
+    return "/keras/" in path or path.startswith(_LIBRARY_DIRS) or "/site-packages/" in path or \
+        "/dist-packages/" in path
+
+
+def _library_dirs() -> tuple:
+    import sysconfig
+    paths = sysconfig.get_paths()
+    return tuple(paths[key].replace("\\", "/") + "/" for key in ("stdlib", "platstdlib", "purelib", "platlib")
+                 if paths.get(key))
+
+
+_LIBRARY_DIRS = _library_dirs()
 
 
 def caller_line() -> str:

@@ -4,7 +4,8 @@ executor's own schedule.
 Every estimated kernel call (runtime/estimating.py) and copy between devices reports here. A device runs one
 op at a time: an op starts when its device is free and its shape-only inputs are ready, and takes the
 roofline time of its performance model (placeflow/perf: FLOPs and bytes over the device's rates, plus launch
-latency); a copy starts when its input is ready and the link between the two devices is free. Time is split
+latency), and cannot start before the host has issued it (HOST_SECONDS: each op, one after another, and each
+function call; a CPU kernel keeps the host busy until it ends); a copy starts when its input is ready and the link between the two devices is free. Time is split
 into phases: compute, copies, all-reduce (ops under an 'allreduce' name scope and collective ops, as
 `distribute.experimental.PhaseTimer` splits measured steps). A step (a top-level function call, Session run
 or Keras train step) starts when every device is free and ends when the last one is. Devices without a
@@ -22,6 +23,38 @@ PHASES = ("compute", "copies", "all-reduce")
 COLLECTIVE_OPS = frozenset({"CollectiveReduceV2", "CollectiveGatherV2", "CollectiveAllToAllV2", "_NcclAllReduce",
                             "NcclAllReduce", "CollectiveBcastSendV2", "CollectiveBcastRecvV2"})
 
+# placeflow's own cost of issuing one op from Python (placement, the kernel call, CuPy's launch): the host issues
+# ops one after another while a GPU runs them asynchronously. Measured on an H100 (CuPy 14, Python 3.12) by
+# benchmarks/op_overhead.py on 2026-11-26: 200 elementwise ops on 8x8 float32, synchronised (raw CuPy: 12.4 us/op).
+HOST_SECONDS = {
+    "eager_op": 55e-6,    # an eager op (tensor wrapping, placement cache, tape checks)
+    "plan_op": 20e-6,     # a node of a function's or Session's plan
+    "plan_call": 16e-6,   # calling a function or Session.run: arguments, the plan's lookup, results
+}
+HOST_COSTS_ENV_VAR = "PLACEFLOW_HOST_COSTS"   # a JSON file of the same keys, measured on the target machine
+
+
+def host_seconds(kind: str) -> float:
+    """The host's cost of `kind` ('eager_op', 'plan_op', 'plan_call'): PLACEFLOW_HOST_COSTS's, else HOST_SECONDS."""
+    global _host_costs
+    if _host_costs is None:
+        import json
+        import os
+        path = os.environ.get(HOST_COSTS_ENV_VAR)
+        _host_costs = dict(HOST_SECONDS)
+        if path:
+            with open(path) as handle:
+                measured = json.load(handle)
+            unknown = set(measured) - set(HOST_SECONDS)
+            if unknown:
+                raise ValueError(f"{HOST_COSTS_ENV_VAR}={path!r} names {sorted(unknown)}: expected some of "
+                                 f"{sorted(HOST_SECONDS)} (seconds), as benchmarks/op_overhead.py --write makes.")
+            _host_costs.update({k: float(v) for k, v in measured.items()})
+    return _host_costs[kind]
+
+
+_host_costs = None
+
 _lock = threading.Lock()
 _state = threading.local()
 
@@ -29,6 +62,7 @@ _state = threading.local()
 class _Clock:
     def __init__(self):
         self.device_free = defaultdict(float)      # device name -> time it is free again
+        self.host_free = 0.0                        # when the host has issued the ops so far
         self.link_free = defaultdict(float)        # (src, dst) -> time the link is free again
         self.busy = defaultdict(lambda: dict.fromkeys(PHASES, 0.0))   # device name -> phase -> seconds
         self.ops = 0
@@ -50,19 +84,21 @@ def reset() -> None:
 
 
 def now() -> float:
-    """The modelled time when every device is free."""
-    return max(_clock.device_free.values(), default=0.0)
+    """The modelled time when every device is free and the host has issued every op."""
+    return max(max(_clock.device_free.values(), default=0.0), _clock.host_free)
 
 
 def _ready(array) -> float:
-    return getattr(array, "_ready", 0.0) if isinstance(array, np.ndarray) else 0.0
+    """When a shape-only array's producer ends on this clock (0 for arrays made before the last reset)."""
+    ready = getattr(array, "_ready", None) if isinstance(array, np.ndarray) else None
+    return ready[1] if ready is not None and ready[0] is _clock else 0.0
 
 
 def _set_ready(out, when: float) -> None:
     for array in (out if out.__class__ is tuple else (out,)):
         if isinstance(array, np.ndarray) and array.__class__ is not np.ndarray:
             try:
-                array._ready = when
+                array._ready = (_clock, when)
             except AttributeError:
                 pass
 
@@ -73,15 +109,20 @@ def _phase(op: str, name) -> str:
     return "compute"
 
 
-def ran(device, op: str, args, out, attrs, dtype, name) -> None:
-    """An op ran on `device`: advance its clock by the op's modelled time."""
+def ran(device, op: str, args, out, attrs, dtype, name, planned=False) -> None:
+    """An op ran on `device` (a plan's node when `planned`, else eagerly): advance its clock by the op's modelled
+    time, after the host has issued it."""
     seconds = _op_seconds(device, op, args, out, attrs, dtype)
+    planned = planned or getattr(_state, "plan", False)   # (a plan's variable writes run through Device.run)
+    host = host_seconds("plan_op" if planned else "eager_op") if seconds else 0.0
     with _lock:
         clock = _clock
         clock.ops += 1
-        start = max([clock.device_free[device.name]] + [_ready(a) for a in args])
+        issued = clock.host_free + host
+        start = max([clock.device_free[device.name], issued] + [_ready(a) for a in args])
         end = start + seconds
         clock.device_free[device.name] = end
+        clock.host_free = end if device.device_type == "CPU" else issued   # the host runs CPU kernels itself
         clock.busy[device.name][_phase(op, name)] += seconds
     _set_ready(out, end)
 
@@ -116,18 +157,37 @@ class phase:
         return False
 
 
-def begin_step() -> None:
-    """A top-level step starts: every device waits for the slowest (the host waits for the last step)."""
+class in_plan:
+    """Context manager: the ops run inside it are a plan's nodes (the host's cost per op is a plan's)."""
+
+    def __enter__(self):
+        self.saved = getattr(_state, "plan", False)
+        _state.plan = True
+        return self
+
+    def __exit__(self, *exc):
+        _state.plan = self.saved
+        return False
+
+
+def begin_step(plan_call: bool = False) -> None:
+    """A top-level step starts: every device waits for the slowest (the host waits for the last step); a function
+    call or Session run (`plan_call`) first costs the host its call."""
     with _lock:
         clock = _clock
         clock.step_depth += 1
-        if clock.step_depth > 1:
+        if clock.step_depth > 1:   # a function called inside a step (or a loop body's plan): the host's call cost
+            if plan_call:
+                clock.host_free += host_seconds("plan_call")
             return
         start = now()
         for name in list(clock.device_free):
             clock.device_free[name] = start
+        clock.host_free = start
         clock.step_start = start
         clock.step_busy_start = _busy_totals(clock)
+        if plan_call:
+            clock.host_free = start + host_seconds("plan_call")
 
 
 def end_step() -> None:
@@ -175,6 +235,11 @@ def _copy_seconds(src, dst, nbytes: int) -> float:
     from ..perf import models, op_costs
     link = models.link_between(src, dst)
     return op_costs.transfer_time(link, nbytes) if link is not None else 0.0
+
+
+def model_of(device):
+    """The performance model of `device` (placeflow.perf), or None."""
+    return _model(device)
 
 
 def _model(device):

@@ -34,9 +34,14 @@ def main(argv=None) -> int:
     launch.add_argument("--cpus-per-worker", type=float, default=1, help="CPUs each Ray actor holds (default 1)")
     launch.add_argument("script", help="the Python program every worker runs")
     launch.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
+    commands.add_parser("estimate", help="will it fit? a script run shape-only: peaks, first OOM, step time "
+                                         "(placeflow estimate --help)", add_help=False)
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0].endswith(".py"):
         argv = ["run"] + argv
+    if argv and argv[0] == "estimate":
+        from .estimate import main as estimate_main
+        return estimate_main(argv[1:])
     args = parser.parse_args(argv)
     if args.version:
         from ..framework.version import PLACEFLOW_VERSION, TF_API_VERSION

@@ -24,6 +24,8 @@ def run_script(script: str, args: list) -> int:
     os.environ["KERAS_BACKEND"] = "tensorflow"
     from . import as_tensorflow
     as_tensorflow.install()
+    from .estimate import write_report_at_exit
+    write_report_at_exit()   # when `placeflow estimate` runs this script
     sys.argv = [script] + list(args)
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     try:
