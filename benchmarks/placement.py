@@ -10,7 +10,9 @@
     on GPUs of 64 MiB. Ratios: cost_model / best baseline (geometric mean per graph) and / single device.
 (b) Wall time of the placer placing a graph of 10,000 ops on 8 GPUs (the best of 3).
 
-Times are predictions of placeflow.perf's models (H100 SXM datasheet numbers), not measurements.
+Times are predictions of placeflow.perf's models (H100 SXM datasheet numbers) and of placeflow's host cost per op
+(runtime/step_clock.py HOST_SECONDS, measured on an H100 machine), not measurements; (a') repeats (a) with a host
+that costs nothing, the regime where the devices bound the step.
 """
 
 from __future__ import annotations
@@ -98,5 +100,12 @@ def table_b() -> None:
 
 
 if __name__ == "__main__":
+    from placeflow.runtime import step_clock
     table_a()
+    print(f"\n(a') the same with a host that issues ops at no cost (placeflow's issues each op in "
+          f"{step_clock.host_seconds('plan_op') * 1e6:.0f} us, one after another, which bounds every graph above "
+          "by the host: a faster executor, or larger ops, would see this)")
+    step_clock._host_costs = dict.fromkeys(step_clock.HOST_SECONDS, 0.0)
+    table_a()
+    step_clock._host_costs = None
     table_b()

@@ -12,6 +12,8 @@ v1 = tf.compat.v1
 
 
 def _weight(name, shape, scale=0.05, seed=0):
+    if np.prod(shape) > 1 << 22:   # a large weight: its initial value is an op of the graph, not host data
+        return v1.Variable(tf.random.uniform(shape, -scale, scale, seed=seed), name=name)
     values = np.random.default_rng(seed).uniform(-scale, scale, shape).astype(np.float32)
     return v1.Variable(values, name=name)
 

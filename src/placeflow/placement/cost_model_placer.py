@@ -17,6 +17,7 @@ import time
 
 from ..config.placement_log import ensure_handler, logger as placement_logger
 from ..runtime import registry
+from ..runtime import step_clock
 from . import cost_model, graph_placer, report, schedulers
 
 NAME = "cost_model"
@@ -101,6 +102,22 @@ def _place_followers(ops, deferred, groups, devices, policy, placed, why, order)
         order.append(op)
 
 
+def predict(ops, placed: dict, ctx) -> float:
+    """Predicted seconds of one step running `ops` (every one in `placed`, {op: runtime device}) in the order a
+    dataflow executor takes them: the model the placer chooses by, for a placement already made (e.g. the ops a
+    Session run needs)."""
+    devices = registry.devices(ctx)
+    groups = graph_placer._colocation_groups(ops, placed, True)
+    skip = {op for op in ops if _deferred(op, groups)}
+    problem = _Problem(ops, placed, groups, {}, skip, devices)
+    dag = problem.dag
+    for i, op in enumerate(problem.nodes):   # a step reads a variable in place: its node runs no kernel
+        if op.type in cost_model.VARIABLE_OPS:
+            dag.cost[i] = [0.0 if c != math.inf else c for c in dag.cost[i]]
+    device = [allowed[0] for allowed in dag.allowed]
+    return schedulers.simulate(dag, device, schedulers.dataflow_order(dag, device))[0]
+
+
 def evaluate(ops, ctx, names=ALGORITHMS + tuple(schedulers.BASELINES), soft: bool = True) -> tuple:
     """({scheduler name: predicted step seconds}, lower bound) for placing `ops` afresh; places nothing."""
     devices = registry.devices(ctx)
@@ -148,7 +165,8 @@ class _Problem:
         return schedulers.Dag(cost=cost, inputs=inputs, group=group, allowed=allowed, memory=memory,
                               capacity=[self.model.capacity(k) for k in range(n)],
                               latency=[[lat for lat, _ in row] for row in links],
-                              bandwidth=[[bw for _, bw in row] for row in links])
+                              bandwidth=[[bw for _, bw in row] for row in links],
+                              host=step_clock.host_seconds("plan_op"))
 
     def _group_of(self, op, placed, allowed, memory) -> int:
         group = self.groups[op]

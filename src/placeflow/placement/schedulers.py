@@ -33,6 +33,7 @@ class Dag:
     capacity: list        # capacity[d]: bytes of device d (inf: no limit)
     latency: list         # latency[s][d]: seconds per transfer from s to d
     bandwidth: list       # bandwidth[s][d]: bytes/s from s to d
+    host: float = 0.0     # seconds the host takes to issue each node and each copy, one after another
     succs: list = field(default_factory=list)
 
     def __post_init__(self):
@@ -103,10 +104,13 @@ def priority_order(dag: Dag, rank=None) -> list:
 
 
 def simulate(dag: Dag, device: list, order: list) -> tuple:
-    """(predicted step time, finish time per node) of `device` (per group), nodes started in `order`."""
+    """(predicted step time, finish time per node) of `device` (per group), nodes started in `order`. The host
+    issues nodes and copies one after another (`dag.host` each), as placeflow's executor does: its device threads
+    share one Python interpreter lock (runtime/step_clock.py models the same)."""
     free, finish = [0.0] * dag.ndev, [0.0] * dag.n
     links, arrived = {}, {}
-    group, cost = dag.group, dag.cost
+    group, cost, host = dag.group, dag.cost, dag.host
+    issued = 0.0
     for i in order:
         d = device[group[i]]
         ready = 0.0
@@ -114,12 +118,39 @@ def simulate(dag: Dag, device: list, order: list) -> tuple:
             s = device[group[src]]
             t = finish[src] if s == d or key is None else arrived.get((key, d))
             if t is None:
-                t = max(finish[src], links.get((s, d), 0.0)) + dag.comm(s, d, nbytes)
+                issued += host
+                t = max(finish[src], links.get((s, d), 0.0), issued) + dag.comm(s, d, nbytes)
                 links[(s, d)] = arrived[(key, d)] = t
             ready = t if t > ready else ready
-        start = ready if ready > free[d] else free[d]
+        issued += host
+        start = max(ready, free[d], issued)
         finish[i] = free[d] = start + cost[i][d]
-    return max(finish, default=0.0), finish
+    return max(max(finish, default=0.0), issued), finish
+
+
+def dataflow_order(dag: Dag, device: list) -> list:
+    """The order a dataflow executor runs the nodes of placement `device` in: whenever a device is free, the ready
+    node that can start first (its inputs there soonest), ties in creation order."""
+    waiting = [len(edges) for edges in dag.inputs]
+    ready = {i for i in range(dag.n) if not waiting[i]}
+    done, free, order = [0.0] * dag.n, [0.0] * dag.ndev, []
+    group, cost = dag.group, dag.cost
+    while ready:
+        def start(i):
+            d = device[group[i]]
+            arrive = max((done[s] + (0.0 if device[group[s]] == d or key is None else dag.comm(device[group[s]], d, b))
+                          for s, key, b in dag.inputs[i]), default=0.0)
+            return max(arrive, free[d])
+        i = min(ready, key=lambda k: (start(k), k))
+        ready.discard(i)
+        d = device[group[i]]
+        done[i] = free[d] = start(i) + cost[i][d]
+        order.append(i)
+        for j, _ in dag.succs[i]:
+            waiting[j] -= 1
+            if not waiting[j]:
+                ready.add(j)
+    return order
 
 
 class _Devices:
