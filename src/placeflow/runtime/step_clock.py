@@ -4,9 +4,9 @@ executor's own schedule.
 Every estimated kernel call (runtime/estimating.py) and copy between devices reports here. A device runs one
 op at a time: an op starts when its device is free and its shape-only inputs are ready, and takes the
 roofline time of its performance model (placeflow/perf: FLOPs and bytes over the device's rates, plus launch
-latency), and cannot start before the host has issued it (HOST_SECONDS: each op, one after another, and each
-function call; a CPU kernel keeps the host busy until it ends); a copy starts when its input is ready and the link between the two devices is free. Time is split
-into phases: compute, copies, all-reduce (ops under an 'allreduce' name scope and collective ops, as
+latency), and cannot start before the host has issued it (HOST_SECONDS: each op, one after another across every
+device's thread, as Python's one interpreter lock makes them, and each function call); a copy starts when its
+input is ready and the link between the two devices is free. Time is split into phases: compute, copies, all-reduce (ops under an 'allreduce' name scope and collective ops, as
 `distribute.experimental.PhaseTimer` splits measured steps). A step (a top-level function call, Session run
 or Keras train step) starts when every device is free and ends when the last one is. Devices without a
 performance model add no time. Everything is per process and reset by `reset()`.
@@ -122,7 +122,7 @@ def ran(device, op: str, args, out, attrs, dtype, name, planned=False) -> None:
         start = max([clock.device_free[device.name], issued] + [_ready(a) for a in args])
         end = start + seconds
         clock.device_free[device.name] = end
-        clock.host_free = end if device.device_type == "CPU" else issued   # the host runs CPU kernels itself
+        clock.host_free = issued   # (a CPU kernel runs on its device's lane, NumPy without the GIL: it holds no issue)
         clock.busy[device.name][_phase(op, name)] += seconds
     _set_ready(out, end)
 
