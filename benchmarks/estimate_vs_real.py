@@ -6,7 +6,8 @@ when there is one, else a simulated GPU), comparing the peak above resident and 
 
 The estimate's step time is the performance model's (placeflow/perf); the real one is the median wall time of
 `--steps` steps, synchronised (on a simulated GPU it is NumPy's time, which the model does not predict).
-Targets (issue 29, on a lent GPU): peaks within 10% and step times within 25%.
+Targets (issue 29, on a lent GPU): peaks within 10% and step times within 25%. With --measured, the real run also
+records its op times (PLACEFLOW_RECORD_OP_TIMES) and a third estimate takes them instead of the model's.
 """
 
 from __future__ import annotations
@@ -90,6 +91,8 @@ def main():
     parser.add_argument("--model", default="H100")
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--programs", default=None)
+    parser.add_argument("--measured", action="store_true",
+                        help="also estimate with the op times the real run measured (PLACEFLOW_OP_TIMES)")
     args = parser.parse_args()
     from placeflow.config.cuda_probe import probe_cuda
     cuda = bool(probe_cuda(os.environ).gpus)
@@ -101,13 +104,25 @@ def main():
     names = args.programs.split(",") if args.programs else sorted(PROGRAMS)
     print(f"real runs on {'the CUDA GPU' if cuda else 'a simulated GPU (NumPy: its step times are not a GPU model)'}"
           f"; estimates on a simulated {args.model}")
+    extra = f" {'measured-op step ratio':>22}" if args.measured else ""
     print(f"{'program':28} {'est. peak MiB':>13} {'real peak MiB':>13} {'peak ratio':>10} {'est. step ms':>12} "
-          f"{'real step ms':>12} {'step ratio':>10}")
+          f"{'real step ms':>12} {'step ratio':>10}{extra}")
+    import tempfile
+    from placeflow.runtime import op_times
+    folder = tempfile.mkdtemp()
     for name in names:
         est_peak, est_s = run(name, estimate_env, args.steps, True)
+        times = os.path.join(folder, f"{name}.json")
         real_peak, real_s = run(name, real_env, args.steps, False)
+        cells = ""
+        if args.measured:   # a second real run records op times (timing each op costs it its forwarding)
+            op_times.reset()
+            run(name, dict(real_env, PLACEFLOW_RECORD_OP_TIMES=times), 3, False)
+            op_times.save(times)
+            _, measured_s = run(name, dict(estimate_env, PLACEFLOW_OP_TIMES=times), args.steps, True)
+            cells = f" {measured_s / real_s:22.3f}"
         print(f"{name:28} {est_peak / 2**20:13.2f} {real_peak / 2**20:13.2f} {est_peak / max(real_peak, 1):10.3f} "
-              f"{est_s * 1e3:12.3f} {real_s * 1e3:12.3f} {est_s / real_s:10.3f}", flush=True)
+              f"{est_s * 1e3:12.3f} {real_s * 1e3:12.3f} {est_s / real_s:10.3f}{cells}", flush=True)
 
 
 if __name__ == "__main__":

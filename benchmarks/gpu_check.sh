@@ -33,6 +33,7 @@ want allocator && step allocator 30 python3 benchmarks/allocator.py
 want calibrated && step op_overhead 60 python3 benchmarks/op_overhead.py --write "$out/host_costs.json" &&
   step estimate_vs_real_calibrated 240 env PYTHONPATH=$PYTHONPATH:. PLACEFLOW_HOST_COSTS="$out/host_costs.json" \
   python3 benchmarks/estimate_vs_real.py --steps 10
+want estimate_measured && step estimate_measured 240 env PYTHONPATH=$PYTHONPATH:. python3 benchmarks/estimate_vs_real.py --steps 10 --measured
 want estimate_vs_real && step estimate_vs_real 240 env PYTHONPATH=$PYTHONPATH:. python3 benchmarks/estimate_vs_real.py --steps 10
 want placement_measured && step placement_measured 60 env PYTHONPATH=$PYTHONPATH:. python3 benchmarks/placement_measured.py
 want op_overhead && step op_overhead 60 python3 benchmarks/op_overhead.py

@@ -148,3 +148,34 @@ def test_multi_worker_mirrored_strategy_on_two_workers_peaks_as_the_real_cluster
     estimated = loopback.run_cluster(script, "memory", PLACEFLOW_SIMULATED_GPUS="1:1GiB:A100-40GB",
                                      PLACEFLOW_ESTIMATE="1")
     assert [w["peak"] for w in estimated] == [w["peak"] for w in real] and real[0]["peak"] > 8 << 20
+
+
+def test_a_real_run_records_op_times_and_an_estimate_takes_them_instead_of_the_model(make_context, tmp_path):
+    import json
+    from placeflow.runtime import op_times, step_clock
+    times = tmp_path / "times.json"
+    build = lambda: memory_programs.program_matmul_chain_function(tf)  # noqa: E731
+    make_context(PLACEFLOW_SIMULATED_GPUS="1", PLACEFLOW_RECORD_OP_TIMES=str(times))
+    step = build()
+    for _ in range(3):
+        step()
+    op_times.save(str(times))          # (also written when the process exits)
+    recorded = json.loads(times.read_text())["op_times"]
+    matmul = "MatMul|GPU|float32[1024, 1024];float32[1024, 1024]"
+    assert recorded[matmul]["calls"] == 24 and recorded[matmul]["seconds"] > 0
+    recorded[matmul]["seconds"] = 0.024   # 1 ms a MatMul: the estimate must take it
+    times.write_text(json.dumps({"op_times": recorded}))
+    result = estimate_tool.estimate(build, gpus="1:4GiB:H100", steps=2, environ={"PLACEFLOW_OP_TIMES": str(times)})
+    issue = step_clock.host_seconds("plan_call")
+    assert result.step_seconds[-1] == pytest.approx(8 * 0.001 + issue, rel=1e-6)
+    op_times.reset()
+
+
+def test_a_file_that_is_not_op_times_is_refused(make_context, tmp_path):
+    from placeflow.runtime import op_times
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    make_context(PLACEFLOW_SIMULATED_GPUS="1:1GiB:H100", PLACEFLOW_ESTIMATE="1", PLACEFLOW_OP_TIMES=str(bad))
+    with pytest.raises(ValueError, match="is not a file of measured op times"):
+        tf.random.normal([64, 64]) @ tf.random.normal([64, 64])
+    op_times.reset()

@@ -80,7 +80,7 @@ class DeviceMemory:
 
     def adopt(self, array):
         """Charge a NumPy kernel output to this device (once per buffer); returns the array."""
-        if array.__class__ is not np.ndarray and not isinstance(array, np.ndarray):
+        if array.__class__ is not np.ndarray and not getattr(array, "keeps_class", False):
             array = np.asarray(array)  # NumPy scalars become 0-d arrays, which can be weakly referenced
         root = array
         base = root.base
@@ -174,7 +174,7 @@ def _host_adopt(accounting: HostAccounting):
 
     def adopt(array, getweakrefs=getweakrefs, HostBuffer=HostBuffer, len=len):
         """Count `array`'s root buffer to the host (once per buffer); returns the array."""
-        if array.__class__ is not ndarray and not isinstance(array, ndarray):  # (subclasses kept: shape-only)
+        if array.__class__ is not ndarray and not getattr(array, "keeps_class", False):  # (shape-only arrays kept)
             array = np.asarray(array)
         root = array
         base = root.base

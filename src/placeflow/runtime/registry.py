@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from .device import make_device
+from . import op_times
 from .shape_only import read_as_zeros
 
 _lock = threading.Lock()
@@ -25,6 +26,8 @@ def devices(ctx) -> list:
         if estimating:
             read_as_zeros(estimating == "zeros")
         built = [make_device(info, estimating) for info in ordered]
+        if ctx.environ.get(op_times.RECORD_ENV_VAR):
+            op_times.start_recording(built, ctx.environ[op_times.RECORD_ENV_VAR])
         _built.clear()
         _built[id(ctx)] = (ctx, built)
     return built

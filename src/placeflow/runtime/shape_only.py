@@ -28,6 +28,8 @@ class ShapeOnlyReadError(ValueError):
 class ShapeOnly(np.ndarray):
     """A NumPy array standing for a tensor's buffer during estimation: shape, dtype and bytes, no data."""
 
+    keeps_class = True   # a device's charge keeps it a ShapeOnly (other NumPy subclasses become plain arrays)
+
     def __repr__(self):
         return _refuse(self, "repr")
 

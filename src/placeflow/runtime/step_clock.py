@@ -9,7 +9,8 @@ device's thread, as Python's one interpreter lock makes them, and each function 
 input is ready and the link between the two devices is free. Time is split into phases: compute, copies, all-reduce (ops under an 'allreduce' name scope and collective ops, as
 `distribute.experimental.PhaseTimer` splits measured steps). A step (a top-level function call, Session run
 or Keras train step) starts when every device is free and ends when the last one is. Devices without a
-performance model add no time. Everything is per process and reset by `reset()`.
+performance model add no time. An op measured in an earlier real run (runtime/op_times.py, PLACEFLOW_OP_TIMES)
+takes its measured time instead. Everything is per process and reset by `reset()`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from collections import defaultdict
 
 import numpy as np
 
+from . import op_times
+
 PHASES = ("compute", "copies", "all-reduce")
+CONTROL_FLOW = frozenset({"If", "While", "EagerPyFunc", "PyFunc", "PyFuncStateless"})   # their bodies' ops count
 COLLECTIVE_OPS = frozenset({"CollectiveReduceV2", "CollectiveGatherV2", "CollectiveAllToAllV2", "_NcclAllReduce",
                             "NcclAllReduce", "CollectiveBcastSendV2", "CollectiveBcastRecvV2"})
 
@@ -112,9 +116,15 @@ def _phase(op: str, name) -> str:
 def ran(device, op: str, args, out, attrs, dtype, name, planned=False) -> None:
     """An op ran on `device` (a plan's node when `planned`, else eagerly): advance its clock by the op's modelled
     time, after the host has issued it."""
-    seconds = _op_seconds(device, op, args, out, attrs, dtype)
-    planned = planned or getattr(_state, "plan", False)   # (a plan's variable writes run through Device.run)
-    host = host_seconds("plan_op" if planned else "eager_op") if seconds else 0.0
+    if op in CONTROL_FLOW:   # its bodies' ops report their own times
+        return
+    seconds = op_times.measured(device, op, args)
+    if seconds is not None:   # measured in an earlier real run: the host's cost of issuing it is in it
+        host = 0.0
+    else:
+        seconds = _op_seconds(device, op, args, out, attrs, dtype)
+        planned = planned or getattr(_state, "plan", False)   # (a plan's variable writes run through Device.run)
+        host = host_seconds("plan_op" if planned else "eager_op") if seconds else 0.0
     with _lock:
         clock = _clock
         clock.ops += 1
