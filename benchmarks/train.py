@@ -205,7 +205,7 @@ def main() -> None:
     if args.child:
         print(json.dumps(child(args.child[0], args.child[1], args.steps, args.cuda)))
         return
-    env = dict(os.environ, PYTHONPATH=SRC)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
     if not args.cuda:
         env["PLACEFLOW_DISABLE_CUDA"] = "1"
     rows = []
