@@ -46,7 +46,8 @@ def child(batch: int, steps: int, image: int) -> dict:
 def run(env, args) -> dict:
     command = [sys.executable, __file__, "--child", "--batch", str(args.batch), "--steps", str(args.steps),
                "--image", str(args.image)]
-    done = subprocess.run(command, env=dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])), PLACEFLOW_DISABLE_CUDA="1", **env),
+    path = os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")]))
+    done = subprocess.run(command, env=dict(os.environ, PYTHONPATH=path, PLACEFLOW_DISABLE_CUDA="1", **env),
                           capture_output=True, text=True)
     if done.returncode:
         sys.exit(f"child failed:\n{done.stderr[-3000:]}")
