@@ -76,12 +76,13 @@ def best_costs(dag: Dag) -> list:
 
 
 def lower_bound(dag: Dag) -> float:
-    """max(total work / number of devices, critical path), at each node's best device speed, no copies."""
+    """max(total work / number of devices, critical path, the host issuing every node), at each node's best
+    device speed, no copies."""
     best = best_costs(dag)
     path = [0.0] * dag.n
     for i in range(dag.n):
         path[i] = best[i] + max((path[s] for s, _, _ in dag.inputs[i]), default=0.0)
-    return max(sum(best) / max(dag.ndev, 1), max(path, default=0.0))
+    return max(sum(best) / max(dag.ndev, 1), max(path, default=0.0), dag.n * dag.host)
 
 
 def upward_rank(dag: Dag) -> list:
