@@ -277,3 +277,28 @@ def test_measured_times_replace_the_model(make_context):
     assert measured[:2] == [0.5, 0.5] and measured[2] == modelled[2] and modelled[0] < 0.5
     with pytest.raises(ValueError, match="seconds must be a finite number >= 0"):
         cost_model.record_time("MatMul", [], "GPU", -1.0)
+
+
+def test_a_function_is_placed_again_when_measured_times_drift_from_the_model(make_context):
+    """TensorFlow's whitepaper placer uses "the measured computation time in previous runs": a trace placed by the
+    cost model is placed again at its next call once recorded times differ from the model's by more than
+    cost_model_placer.DRIFT_FACTOR on ops making more than DRIFT_SHARE of its predicted time."""
+    make_context(PLACEFLOW_SIMULATED_GPUS="2:80GiB:H100")
+    tf.config.experimental.set_placer("cost_model")
+    tf.experimental.reset_placement_report()
+    x = tf.constant(np.ones((512, 512), np.float32))
+
+    @tf.function
+    def step(x):
+        return tf.reduce_sum(tf.tanh(x @ x) @ x)
+
+    step(x)
+    placements = len(tf.experimental.placement_report().placements)
+    cost_model.record_time("Tanh", [(512, 512)], "GPU", 7e-6)   # within 2x of the model (5.6 us): no drift
+    step(x)
+    assert len(tf.experimental.placement_report().placements) == placements
+    cost_model.record_time("MatMul", [(512, 512), (512, 512)], "GPU", 0.5)   # half a second: far off the model
+    value = step(x)
+    assert len(tf.experimental.placement_report().placements) == placements + 1
+    np.testing.assert_allclose(float(value), float(tf.reduce_sum(tf.tanh(x @ x) @ x)), rtol=1e-5)
+    cost_model.forget_measurements()

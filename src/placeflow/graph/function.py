@@ -26,7 +26,7 @@ from ..framework import errors, graph_mode, nest
 from ..framework.device_spec import DeviceSpec
 from ..ops.debug import SIDE_EFFECT_OPS
 from ..framework.tensor_spec import TensorSpec, TypeSpec
-from ..placement import policy
+from ..placement import cost_model, cost_model_placer, policy
 from ..placement.scope import current as current_scope
 from ..runtime import registry
 from . import error_layout, pipeline, step_stats
@@ -66,6 +66,7 @@ class ConcreteFunction:
         self._plan = None
         self._build_lock = threading.Lock()
         self._ran_on = None
+        self._placed_by = None   # (cost-model placement: {op: device}, the measurements it saw), else None
         self.function_name = f"__inference_{name}_{next(_ids)}"
 
     def _build(self, ctx) -> None:
@@ -73,6 +74,7 @@ class ConcreteFunction:
         reasons: dict = {}
         placed = pipeline.place(self.graph.get_operations(), {}, ctx, ctx.soft_device_placement,
                                 ctx.log_device_placement, reasons)
+        self._placed_by = (dict(placed), cost_model.measurements_version()) if ctx.placer == "cost_model" else None
         fetch_tensors = [leaf for leaf in self._leaves if isinstance(leaf, Tensor)]
         stateful = [op for op in self.graph.get_operations()
                     if (op.resource is not None and op.type != "ReadVariableOp") or op.type in SIDE_EFFECT_OPS
@@ -81,6 +83,17 @@ class ConcreteFunction:
         used = {n.device.name: n.device for n in plan.nodes if n.kind not in ("const", "feed", "send")}
         self._ran_on = next(iter(used.values())) if len(used) == 1 else registry.devices(ctx)[0]
         self._plan = plan
+
+    def _replace_if_drifted(self) -> None:
+        """The cost-model placer's rule: times measured since this trace was placed that differ enough from the
+        model's (cost_model_placer.drifted) make the next call place and plan it again."""
+        with self._build_lock:
+            if self._placed_by is None or self._placed_by[1] == cost_model.measurements_version():
+                return
+            placed, _ = self._placed_by
+            self._placed_by = (placed, cost_model.measurements_version())
+            if cost_model_placer.drifted(placed):
+                self._plan = None
 
     def pretty_printed_signature(self, verbose=True) -> str:
         """The trace's arguments, output and captured variables as text (TF's layout)."""
@@ -152,6 +165,8 @@ class ConcreteFunction:
     def _call_flat(self, tensors):
         """call_flat without TF's error layout: a branch or loop body's errors are laid out by its caller."""
         ctx = context_module._context or context_module.context()
+        if self._placed_by is not None and self._placed_by[1] != cost_model.measurements_version():
+            self._replace_if_drifted()
         if self._plan is None:
             with self._build_lock:
                 if self._plan is None:

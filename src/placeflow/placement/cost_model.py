@@ -26,6 +26,7 @@ NO_NEW_OUTPUT = frozenset({"Assign", "AssignAdd", "AssignSub", "Identity", "NoOp
 
 _lock = threading.Lock()
 _measured: dict = {}   # (op type, input shapes, device type) -> [seconds total, runs]
+_version = [0]         # bumped by every new measurement: placements made before may have drifted
 
 
 # -- measured times -----------------------------------------------------------------------------------
@@ -38,6 +39,12 @@ def record_time(op_type: str, input_shapes, device_type: str, seconds: float) ->
         entry = _measured.setdefault(key, [0.0, 0])
         entry[0] += float(seconds)
         entry[1] += 1
+        _version[0] += 1
+
+
+def measurements_version() -> int:
+    """A number that changes whenever a time is recorded or forgotten."""
+    return _version[0]
 
 
 def measured_time(op_type: str, input_shapes, device_type: str) -> float | None:
@@ -50,6 +57,7 @@ def forget_measurements() -> None:
     """Drop every measured time."""
     with _lock:
         _measured.clear()
+        _version[0] += 1
 
 
 def learn_from_run_metadata(run_metadata, graph) -> int:

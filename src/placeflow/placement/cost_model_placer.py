@@ -118,6 +118,28 @@ def predict(ops, placed: dict, ctx) -> float:
     return schedulers.simulate(dag, device, schedulers.dataflow_order(dag, device))[0]
 
 
+DRIFT_FACTOR = 2.0   # a measured op time this many times off the model's (either way) has drifted
+DRIFT_SHARE = 0.10   # re-place when drifted ops change the predicted step by more than this share
+
+
+def drifted(placed: dict) -> bool:
+    """Whether measured times recorded since `placed` ({op: runtime device}) was made differ from the times it was
+    placed by enough to place it again: ops whose measured time is DRIFT_FACTOR off the model's move the
+    model's summed op time by more than DRIFT_SHARE."""
+    model = cost_model.CostModel(list({d.name: d for d in placed.values()}.values()))
+    index = {d.name: k for k, d in enumerate(model.devices)}
+    total = change = 0.0
+    for op, device in placed.items():
+        inputs = [(cost_model.static_shape(t), cost_model.numpy_dtype(t.dtype)) for t in op.inputs]
+        modelled = model._time(model.models[index[device.name]], model._cost(op, inputs),
+                               cost_model.numpy_dtype(op.dtype))
+        measured = cost_model.measured_time(op.type, [s for s, _ in inputs], device.device_type)
+        total += modelled
+        if measured is not None and not modelled / DRIFT_FACTOR <= measured <= modelled * DRIFT_FACTOR:
+            change += abs(measured - modelled)
+    return change > DRIFT_SHARE * total
+
+
 def evaluate(ops, ctx, names=ALGORITHMS + tuple(schedulers.BASELINES), soft: bool = True) -> tuple:
     """({scheduler name: predicted step seconds}, lower bound) for placing `ops` afresh; places nothing."""
     devices = registry.devices(ctx)

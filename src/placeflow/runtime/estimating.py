@@ -12,8 +12,8 @@ to the device's BFC pool, so placement, lifetimes, forwarding, copy-on-write var
   the variable's own buffer; ops that only view or move data (VIEW_OPS) and ops whose output shape the
   rule cannot tell run their kernel on the shape-only arrays' zero pages, so views stay views;
   metadata ops (Shape, Size, Rank) compute their real, small results; control flow (If, While) runs its
-  bodies, whose ops are estimated; Python functions (py_function) and iterators run; ops whose output shape depends on
-  the data (DATA_DEPENDENT) are refused by name.
+  bodies, whose ops are estimated; Python functions (py_function) and iterators run; ops whose output shape
+  depends on the data (DATA_DEPENDENT) are refused by name.
 Each op's modelled time goes to the step clock (runtime/step_clock.py).
 """
 
@@ -105,13 +105,14 @@ class AllocationRecord:
 
     def adopt(self, array):
         """The device's charge: the pool's, then the record of a new buffer."""
-        allocator = self.memory.allocator
-        before = allocator.in_use
+        allocator, owners = self.memory.allocator, self.memory._owners
+        root = array
+        while isinstance(getattr(root, "base", None), np.ndarray):
+            root = root.base
+        owner = owners.get(id(root))
+        known = owner is not None and owner() is root
         out = self._adopt(array)
-        if allocator.in_use != before:
-            root = array
-            while isinstance(root.base, np.ndarray):
-                root = root.base
+        if not known and id(root) in owners:   # a new buffer of this pool
             self.live[id(root)] = (root.nbytes, getattr(_making, "label", "?"), tuple(root.shape), root.dtype.name)
             self.timeline.append((step_clock.now(), allocator.in_use))
             if allocator.in_use > self.peak:
