@@ -302,3 +302,22 @@ def test_a_function_is_placed_again_when_measured_times_drift_from_the_model(mak
     assert len(tf.experimental.placement_report().placements) == placements + 1
     np.testing.assert_allclose(float(value), float(tf.reduce_sum(tf.tanh(x @ x) @ x)), rtol=1e-5)
     cost_model.forget_measurements()
+
+
+def test_the_placer_reads_the_op_times_a_real_run_recorded(make_context, tmp_path):
+    """PLACEFLOW_OP_TIMES (runtime/op_times.py), which estimates read, is the placer's measurement too."""
+    import json
+    from placeflow.runtime import op_times
+    key = op_times.key_of_shapes("MatMul", [((64, 64), np.float32), ((64, 64), np.float32)], "GPU")
+    times = tmp_path / "times.json"
+    times.write_text(json.dumps({"op_times": {key: {"seconds": 0.006, "calls": 2}}}))
+    make_context(PLACEFLOW_SIMULATED_GPUS="1:1GiB:H100", PLACEFLOW_OP_TIMES=str(times))
+    graph = v1.Graph()
+    with graph.as_default():
+        a = v1.placeholder(tf.float32, [64, 64])
+        tf.matmul(a, a)
+    matmul = [op for op in graph.get_operations() if op.type == "MatMul"][0]
+    model = cost_model.CostModel(registry.devices(context()))
+    gpu = [k for k, d in enumerate(model.devices) if d.device_type == "GPU"][0]
+    assert model.op_times(matmul, [gpu])[gpu] == pytest.approx(0.003)
+    op_times.reset()

@@ -17,6 +17,7 @@ import threading
 import numpy as np
 
 from ..perf import models as perf_models
+from ..runtime import op_times
 
 ASSUMED = {"GPU": "H100", "CPU": "CPU"}   # the preset of a device nobody modelled
 HEADROOM = 0.9   # the share of a GPU's memory the placer fills: the rest absorbs allocator rounding
@@ -162,6 +163,8 @@ class CostModel:
         for d in allowed:
             device = self.devices[d]
             seconds = measured_time(op.type, shapes, device.device_type) if _measured else None
+            if seconds is None:   # a real run's recorded times (PLACEFLOW_OP_TIMES), as estimates use them
+                seconds = op_times.measured_for(op.type, inputs, device.device_type)
             if seconds is None:
                 cost = cost or self._cost(op, inputs)
                 seconds = self._time(self.models[d], cost, numpy_dtype(op.dtype))

@@ -36,6 +36,11 @@ def key(op: str, args, device_type: str) -> str:
     return f"{op}|{device_type}|{inputs}"
 
 
+def key_of_shapes(op: str, inputs, device_type: str) -> str:
+    """`key` from [(shape, numpy dtype)] of the inputs (a graph's static shapes) instead of arrays."""
+    return f"{op}|{device_type}|" + ";".join(f"{np.dtype(dtype).name}{list(shape)}" for shape, dtype in inputs)
+
+
 def record(device, op: str, args, seconds: float) -> None:
     """Count one measured call of `op` on `device`."""
     entry_key = key(op, args, device.device_type)
@@ -48,13 +53,24 @@ def record(device, op: str, args, seconds: float) -> None:
 def measured(device, op: str, args):
     """The mean recorded seconds of `op` on these inputs on this type of device (the context's PLACEFLOW_OP_TIMES),
     or None."""
+    table = _table()
+    return table.get(key(op, args, device.device_type)) if table else None
+
+
+def _table() -> dict:
+    """The times of the context's PLACEFLOW_OP_TIMES file (read once per path), or {}."""
     global _loaded
     from ..config.context import context
     path = context().environ.get(LOAD_ENV_VAR) or ""
     if _loaded is None or _loaded[0] != path:
         _loaded = (path, load(path) if path else {})
-    table = _loaded[1]
-    return table.get(key(op, args, device.device_type)) if table else None
+    return _loaded[1]
+
+
+def measured_for(op: str, inputs, device_type: str):
+    """`measured` for an op known by its inputs' [(shape, numpy dtype)] (the cost-model placer's view)."""
+    table = _table()
+    return table.get(key_of_shapes(op, inputs, device_type)) if table else None
 
 
 def load(path: str) -> dict:
