@@ -107,6 +107,7 @@ def _keras_mirrored(replicas):
     def build():
         import numpy as np
         keras = tf.keras
+        tf.config.threading.set_inter_op_parallelism_threads(-1)   # steps in the caller's thread: one order
         devices = [f"/gpu:{i}" for i in range(replicas)]
         strategy = tf.distribute.MirroredStrategy(devices)
         with strategy.scope():
@@ -120,24 +121,20 @@ def _keras_mirrored(replicas):
 
 @pytest.mark.parametrize("replicas", [2, 4])
 def test_keras_fit_under_mirrored_strategy_peaks_on_every_replica_as_the_real_run(make_context, replicas):
-    """The replicas' device programs run on their own threads: a real run's peak on GPU:0 (where the host's copies
-    and the reduction land) varies with their interleaving (9.0 to 10.9 MB between runs here, the estimate's alike):
-    GPU:0 within 15% of the real runs' median, every other replica within 1%."""
+    """Steps run in the caller's thread (inter-op threads -1), one order: every replica's peak equals the real run's
+    within a few KiB (a variable's new buffer may land in another chunk). With a thread per device program, real
+    runs' own peaks vary with the threads' interleaving (9.0 to 10.9 MB on GPU:0 between runs of one program)."""
     build = _keras_mirrored(replicas)
-    runs = []
-    for _ in range(3):
-        make_context(PLACEFLOW_SIMULATED_GPUS=str(replicas))
-        step = build()
-        for _ in range(2):
-            step()
-        runs.append([tf.config.experimental.get_memory_info(f"GPU:{i}")["peak"] for i in range(replicas)])
+    make_context(PLACEFLOW_SIMULATED_GPUS=str(replicas))
+    step = build()
+    for _ in range(2):
+        step()
+    real = [tf.config.experimental.get_memory_info(f"GPU:{i}")["peak"] for i in range(replicas)]
     result = estimate_tool.estimate(build, gpus=f"{replicas}:4GiB:H100", steps=2)
     assert result.fits and len(result.devices) == replicas
-    for index, device in enumerate(result.devices):
-        real = sorted(run[index] for run in runs)
-        tolerance = 0.15 if index == 0 else 0.01
-        assert device.peak == pytest.approx(real[1], rel=tolerance), (device.device, device.peak, real)
-    assert result.step_phases["all-reduce"] > 0 or result.step_phases["copies"] > 0
+    for device, peak in zip(result.devices, real):
+        assert abs(device.peak - peak) <= 64 << 10, (device.device, device.peak, real)
+    assert result.step_phases["all-reduce"] > 0 and result.step_phases["compute"] > result.step_phases["all-reduce"]
 
 
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs torch.distributed (gloo): `distributed`")

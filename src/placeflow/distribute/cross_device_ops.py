@@ -16,6 +16,7 @@ from ..api import array_ops, math_ops
 from ..api.device import device as device_scope
 from ..framework import dtypes
 from ..graph.v1_api import name_scope
+from ..runtime import step_clock
 from . import collective
 from .reduce_op import ReduceOp, as_reduce_op
 from .values import Mirrored, local_results
@@ -52,7 +53,7 @@ class CrossDeviceOps:
             return [local_results(v)[0] for v, _ in pairs]  # one replica: nothing to reduce
         from ..ops.indexed_slices import IndexedSlices
         sliced = [isinstance(local_results(v)[0], IndexedSlices) for v, _ in pairs]
-        with name_scope("allreduce"):
+        with name_scope("allreduce"), step_clock.phase("all-reduce"):   # (the estimate's phases)
             dense = self._batch_reduce(reduce_op, [p for p, s in zip(pairs, sliced) if not s]) \
                 if not all(sliced) else []
             gathered = [_gather_slices(reduce_op, v, d) for (v, d), s in zip(pairs, sliced) if s]

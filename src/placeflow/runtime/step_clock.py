@@ -146,7 +146,7 @@ def copied(src, dst, array, out) -> None:
         start = max(_ready(array), clock.link_free[link])
         end = start + seconds
         clock.link_free[link] = end
-        clock.busy[dst.name]["copies"] += seconds
+        clock.busy[dst.name]["all-reduce" if getattr(_state, "phase", None) == "all-reduce" else "copies"] += seconds
         clock.device_free[dst.name] = max(clock.device_free[dst.name], end) if seconds else clock.device_free[dst.name]
     _set_ready(out, end)
 
