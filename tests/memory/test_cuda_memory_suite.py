@@ -45,3 +45,18 @@ def test_a_program_peaks_on_the_real_gpu_as_on_the_simulated_one(name):
         assert expected <= peak <= 3 * expected, (real, simulated)
     else:
         assert abs(peak - expected) <= SLACK + 0.01 * expected, (real, simulated)
+
+
+@pytest.mark.parametrize("name", SINGLE_DEVICE)
+def test_a_shape_only_estimate_peaks_as_the_real_gpu(name):
+    """`PLACEFLOW_ESTIMATE=1` on a simulated GPU modelled as the card (its performance model makes ops charge the
+    scratch their CuPy kernels take): the estimate of each program's peak is the real GPU's within 1%."""
+    real_env = {k: v for k, v in os.environ.items() if k not in ("PLACEFLOW_DISABLE_CUDA", "PLACEFLOW_SIMULATED_GPUS")}
+    try:
+        real = _figures(real_env, name)
+        estimated = _figures({"PLACEFLOW_DISABLE_CUDA": "1", "PLACEFLOW_SIMULATED_GPUS": "1:80GiB:H100",
+                              "PLACEFLOW_ESTIMATE": "1"}, name)
+    finally:
+        reset_context(real_env)
+    peak, expected = estimated["peak_above_resident"], real["peak_above_resident"]
+    assert abs(peak - expected) <= SLACK + 0.01 * expected, (estimated, real)
