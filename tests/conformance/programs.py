@@ -6002,6 +6002,31 @@ def case_second_derivatives_through_gradient_ops(tf, env):
     return out
 
 
+def case_py_function_gradients(tf, env):
+    """tf.py_function's gradients eagerly and traced: first order to its inputs; a second derivative, and the
+    gradient of a variable the function reads without taking it as an input, are None (the body runs as one op)."""
+    x = tf.constant(2.0)
+    w = tf.Variable(3.0)
+
+    def f(v):
+        return tf.py_function(lambda a: a * a * w, [v], tf.float32)
+
+    def grads(x):   # (one gradient per tape: TF's py_function gives its recorded tape to the first one only)
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = f(x)
+            g = inner.gradient(y, x)
+        with tf.GradientTape() as tape:
+            y = f(x)
+        return g, outer.gradient(g, x), tape.gradient(y, w)
+
+    def shown(values):
+        return [None if v is None else round(float(v.numpy()), 5) for v in values]
+    return {"eager": shown(grads(x)), "traced": shown(tf.function(grads)(x))}
+
+
 def case_arguments_that_were_ignored(tf, env):
     """Arguments placeflow accepted and ignored before (found by scanning for unused parameters): each now does what
     TF does with it or raises TF's class."""

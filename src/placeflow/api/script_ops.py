@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..eager import tape
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
 from ..framework import dtypes, graph_mode
@@ -53,9 +54,13 @@ def py_function(func=None, inp=None, Tout=None, name=None):  # noqa: N803 - Tens
     inputs = [convert_to_tensor(x) for x in (inp or [])]
     if graph_mode.active() is None:
         try:
-            return _shaped(_converted(func(*inputs), touts), single)
+            with tape.paused_everywhere():   # as TF's op: the body's ops are not on the caller's tapes
+                outputs = _converted(func(*inputs), touts)
         except Exception as error:  # noqa: BLE001 - TF's error class for what the function raised
             raise _eager_error(error, "EagerPyFunc", inputs, touts) from error
+        if tape.active_count and outputs:
+            tape.record_custom(inputs, outputs, _eager_gradient(func, touts, inputs))
+        return _shaped(outputs, single)
     attrs = {"func": _array_wrapper(func, touts), "Tout": touts, "token": next_token(),
              "make_grad": _gradient_maker(func, touts)}
     out = execute("EagerPyFunc", tuple(inputs), touts[0] if touts else dtypes.bool, attrs, name=name)
@@ -89,6 +94,24 @@ def _gradient_maker(func, touts):
                         for g, i in zip(grads, differentiable)]
         return run
     return make
+
+
+def _eager_gradient(func, touts, inputs):
+    """The gradient of an eager py_function, as TF's EagerPyFunc gradient: the function rerun under a tape of its
+    own, with every other tape paused, so a gradient of this gradient is None (as in TensorFlow)."""
+    def gradient(entry, *upstream):
+        present = [i for i, g in enumerate(upstream) if g is not None]
+        if not present:
+            return [None] * len(inputs)
+        with tape.paused_everywhere():
+            with tape.GradientTape() as inner:
+                for value in inputs:
+                    if value.dtype.is_floating or value.dtype.is_complex:
+                        inner.watch(value)
+                outputs = _converted(func(*inputs), touts)
+            return inner.gradient([outputs[i] for i in present], list(inputs),
+                                  output_gradients=[upstream[i] for i in present])
+    return gradient
 
 
 def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):  # noqa: N803 - TF's names
