@@ -176,3 +176,15 @@ def test_a_file_that_is_not_op_times_is_refused(make_context, tmp_path):
     with pytest.raises(ValueError, match="is not a file of measured op times"):
         tf.random.normal([64, 64]) @ tf.random.normal([64, 64])
     op_times.reset()
+
+
+def test_the_step_model_honours_tensor_float_32_being_off(make_context):
+    def build(tf32):
+        def program():
+            tf.config.experimental.enable_tensor_float_32_execution(tf32)
+            x = tf.random.normal([4096, 4096])
+            return tf.function(lambda: x @ x)
+        return program
+    on = estimate_tool.estimate(build(True), gpus="1:80GiB:H100", steps=2).step_seconds[-1]
+    off = estimate_tool.estimate(build(False), gpus="1:80GiB:H100", steps=2).step_seconds[-1]
+    assert off > 5 * on   # an H100's float32 matmul: 67 TFLOP/s without TF32, 495 with

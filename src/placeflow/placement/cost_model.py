@@ -16,6 +16,7 @@ import threading
 
 import numpy as np
 
+from ..config.context import context
 from ..perf import models as perf_models
 from ..runtime import op_times
 
@@ -186,7 +187,8 @@ class CostModel:
         key = (id(model), cost, dtype)
         seconds = self._time_cache.get(key)
         if seconds is None:   # an op that does no work (a view, a ref, NoOp) launches nothing: free
-            seconds = 0.0 if not cost.flops and not cost.bytes else self._op_costs.op_time(model, cost, dtype)
+            seconds = 0.0 if not cost.flops and not cost.bytes else self._op_costs.op_time(
+                model, cost, dtype, tensor_float_32=context().tensor_float_32)
             self._time_cache[key] = seconds
         return seconds
 

@@ -236,7 +236,8 @@ def _op_seconds(device, op, args, out, attrs, dtype) -> float:
     outputs = [(tuple(o.shape), o.dtype) for o in outs if isinstance(o, np.ndarray)]
     cost = op_costs.op_cost(op, inputs, outputs, {k: v for k, v in (attrs or {}).items() if not k.startswith("_")})
     main = outputs[0][1] if outputs else (inputs[0][1] if inputs else np.float32)
-    return op_costs.op_time(model, cost, main)
+    from ..config.context import context
+    return op_costs.op_time(model, cost, main, tensor_float_32=context().tensor_float_32)
 
 
 def _copy_seconds(src, dst, nbytes: int) -> float:
