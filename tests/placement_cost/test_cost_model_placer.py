@@ -321,3 +321,38 @@ def test_the_placer_reads_the_op_times_a_real_run_recorded(make_context, tmp_pat
     gpu = [k for k, d in enumerate(model.devices) if d.device_type == "GPU"][0]
     assert model.op_times(matmul, [gpu])[gpu] == pytest.approx(0.003)
     op_times.reset()
+
+
+def test_lifetime_peaks_free_each_output_after_its_last_reader():
+    """a -> b -> c, 10 bytes each, on one device: at most two outputs are alive at once (20), not all three."""
+    dag = schedulers.Dag(cost=[[1.0], [1.0], [1.0]], inputs=[[], [(0, (0, 0), 10)], [(1, (1, 0), 10)]],
+                         group=[0, 1, 2], allowed=[(0,), (0,), (0,)], memory=[10, 10, 10], capacity=[25.0],
+                         latency=[[0.0]], bandwidth=[[math.inf]], kept=[0, 0, 0], output=[10, 10, 10])
+    _, finish = schedulers.simulate(dag, [0, 0, 0], [0, 1, 2])
+    assert schedulers.lifetime_peaks(dag, [0, 0, 0], finish) == [20.0]
+
+
+def test_outputs_freed_at_their_last_reader_let_a_chain_stay_on_a_small_gpu(make_context):
+    """Eight 8 MiB tanh outputs would hold 64 MiB if kept for the whole step (more than a 64 MiB GPU's room); the
+    executor frees each after its reader, so the chain fits: the placer keeps it on the GPU and it runs there."""
+    make_context(PLACEFLOW_SIMULATED_GPUS="1:64MiB:H100")
+    tf.config.experimental.set_placer("cost_model")
+    tf.experimental.reset_placement_report()
+    graph = v1.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [2048, 1024], name="x")
+        h = x
+        for _ in range(8):
+            h = tf.tanh(h * 1.01)
+        out = tf.reduce_sum(h)
+    value = np.random.default_rng(0).random((2048, 1024), np.float32)
+    with v1.Session(graph=graph) as sess:
+        got = sess.run(out, {x: value})
+    run = tf.experimental.placement_report().placements[-1]
+    assert "(by lifetimes)" in run.algorithm
+    assert {device for _, op_type, device, _, _ in run.rows if op_type == "Tanh"} == {
+        "/job:localhost/replica:0/task:0/device:GPU:0"}
+    expected = value
+    for _ in range(8):
+        expected = np.tanh(expected * np.float32(1.01))
+    assert got == pytest.approx(float(expected.sum()), rel=1e-4)

@@ -167,17 +167,22 @@ class _Problem:
         self.dag = self._dag(placed, skip)
 
     def _dag(self, placed, skip) -> schedulers.Dag:
-        group, allowed, memory, cost, inputs = [], [], [], [], []
+        group, allowed, memory, cost, inputs, output = [], [], [], [], [], []
+        kept: dict = {}     # group -> bytes it holds for the whole step: variables, constants that follow it
         followers = set()   # (constant or placeholder, group): it will live on that group's device too
         for op in self.nodes:
             g = self._group_of(op, placed, allowed, memory)
             group.append(g)
             memory[g] += cost_model.op_memory(op)
+            variable = op.type in cost_model.VARIABLE_OPS
+            output.append(0 if variable else cost_model.op_memory(op))
+            kept[g] = kept.get(g, 0) + (cost_model.op_memory(op) if variable else 0)
             shared = len(self.groups[op].members) > 1
             for tensor in op.inputs:
                 if tensor.op in skip and (tensor.op, g) not in followers:
                     followers.add((tensor.op, g))
                     memory[g] += cost_model.op_memory(tensor.op)
+                    kept[g] += cost_model.op_memory(tensor.op)
                 elif shared and tensor.op not in skip and self.groups[tensor.op] is not self.groups[op]:
                     memory[g] += cost_model.tensor_bytes(tensor)   # e.g. a variable's update, copied in
             cost.append(self.model.op_times(op, allowed[g]))
@@ -188,7 +193,8 @@ class _Problem:
                               capacity=[self.model.capacity(k) for k in range(n)],
                               latency=[[lat for lat, _ in row] for row in links],
                               bandwidth=[[bw for _, bw in row] for row in links],
-                              host=step_clock.host_seconds("plan_op"))
+                              host=step_clock.host_seconds("plan_op"),
+                              kept=[kept.get(g, 0) for g in range(len(allowed))], output=output)
 
     def _group_of(self, op, placed, allowed, memory) -> int:
         group = self.groups[op]
@@ -220,6 +226,8 @@ class _Problem:
         """The chosen Schedule and the record of this placement for the report."""
         dag = self.dag
         found = schedulers.run(dag, ALGORITHMS + (FALLBACK,))
+        if any(s.memory_bound for s in found.values()):   # memory held some group back: try lifetimes
+            found.update(self._by_lifetimes())
         fallback = found[FALLBACK]
         best = min((s for name, s in found.items() if name != FALLBACK), key=lambda s: s.predicted,
                    default=fallback)
@@ -228,6 +236,22 @@ class _Problem:
                                {name: s.predicted for name, s in found.items()}, dict(self.model.assumed))
         self._fallback = fallback
         return chosen, run
+
+    def _by_lifetimes(self) -> dict:
+        """Schedules made counting only what groups keep for the whole step (variables), kept where each device's
+        peak, with every output freed after its last reader as the executor frees it, stays within its room."""
+        dag = self.dag
+        dag.memory, conservative = list(dag.kept), dag.memory
+        try:
+            found = schedulers.run(dag, ALGORITHMS + (FALLBACK,))
+        finally:
+            dag.memory = conservative
+        kept = {}
+        for name, schedule in found.items():
+            if schedulers.fits_by_lifetimes(dag, schedule):
+                schedule.name = f"{name} (by lifetimes)"
+                kept[schedule.name] = schedule
+        return kept
 
     def device_of(self, op, chosen):
         """The runtime device the schedule gives `op`."""

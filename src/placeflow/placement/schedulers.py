@@ -34,6 +34,8 @@ class Dag:
     latency: list         # latency[s][d]: seconds per transfer from s to d
     bandwidth: list       # bandwidth[s][d]: bytes/s from s to d
     host: float = 0.0     # seconds the host takes to issue each node and each copy, one after another
+    kept: list = None     # kept[g]: bytes group g holds for the whole step (variables); None: all of memory[g]
+    output: list = None   # output[i]: bytes node i makes, freed after its last reader (as the executor frees them)
     succs: list = field(default_factory=list)
 
     def __post_init__(self):
@@ -83,6 +85,41 @@ def lower_bound(dag: Dag) -> float:
     for i in range(dag.n):
         path[i] = best[i] + max((path[s] for s, _, _ in dag.inputs[i]), default=0.0)
     return max(sum(best) / max(dag.ndev, 1), max(path, default=0.0), dag.n * dag.host)
+
+
+def lifetime_peaks(dag: Dag, device: list, finish: list) -> list:
+    """Each device's peak bytes over a step of placement `device` (per group) with node finish times `finish`, as
+    the executor spends memory: what groups keep (`dag.kept`) for the whole step, each node's output from its
+    start until its last reader ends, and each copy received from its reader's start until that reader ends."""
+    events = [[] for _ in range(dag.ndev)]
+    readers_end = list(finish)
+    for j, edges in enumerate(dag.inputs):
+        d = device[dag.group[j]]
+        start = finish[j] - dag.cost[j][d]
+        for src, key, nbytes in edges:
+            readers_end[src] = max(readers_end[src], finish[j])
+            if key is not None and nbytes and device[dag.group[src]] != d:
+                events[d] += [(start, nbytes), (finish[j], -nbytes)]
+    for i in range(dag.n):
+        d = device[dag.group[i]]
+        if dag.output[i]:
+            events[d] += [(finish[i] - dag.cost[i][d], dag.output[i]), (readers_end[i], -dag.output[i])]
+    peaks = [0.0] * dag.ndev
+    for g, d in enumerate(device):
+        peaks[d] += dag.kept[g]
+    for d, timeline in enumerate(events):
+        live = top = 0.0
+        for _, change in sorted(timeline, key=lambda e: (e[0], e[1])):   # frees before allocations at one time
+            live += change
+            top = max(top, live)
+        peaks[d] += top
+    return peaks
+
+
+def fits_by_lifetimes(dag: Dag, schedule) -> bool:
+    """Whether `schedule` (simulated) stays within every device's capacity by `lifetime_peaks`."""
+    peaks = lifetime_peaks(dag, schedule.device, schedule.finish)
+    return all(peak <= cap for peak, cap in zip(peaks, dag.capacity))
 
 
 def upward_rank(dag: Dag) -> list:
