@@ -356,3 +356,18 @@ def test_outputs_freed_at_their_last_reader_let_a_chain_stay_on_a_small_gpu(make
     for _ in range(8):
         expected = np.tanh(expected * np.float32(1.01))
     assert got == pytest.approx(float(expected.sum()), rel=1e-4)
+
+
+def test_device_functions_are_honoured(make_context):
+    """A device function (seed 003's `with tf.device(fn)`) pins what it returns, under cost_model as under simple."""
+    make_context(PLACEFLOW_SIMULATED_GPUS="2:80GiB:H100")
+    tf.config.experimental.set_placer("cost_model")
+    tf.experimental.reset_placement_report()
+    graph = v1.Graph()
+    with graph.as_default(), tf.device(lambda op: "/device:CPU:0" if op.type == "MatMul" else "/device:GPU:1"):
+        x = v1.placeholder(tf.float32, [256, 256], name="x")
+        out = tf.reduce_sum(tf.tanh(tf.matmul(x, x)))
+    with v1.Session(graph=graph) as sess:
+        sess.run(out, {x: np.ones((256, 256), np.float32) * 0.01})
+    devices = {op_type: device for _, op_type, device, _, _ in tf.experimental.placement_report().placements[-1].rows}
+    assert devices["MatMul"].endswith("CPU:0") and devices["Tanh"].endswith("GPU:1") and devices["Sum"].endswith("GPU:1")
