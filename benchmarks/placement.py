@@ -6,7 +6,8 @@
     unrolled 32 steps, Inception-style blocks, a transformer layer stack, a model too large for one small
     GPU) on 1, 2, 4 and 8 simulated H100s (each with the host CPU: 1 GPU is the CPU+GPU case), the
     predicted step time of what the "cost_model" placer keeps, of each of its algorithms, and of the
-    baselines (single device, round robin, layer by layer), with the lower bound. The too-large model runs
+    baselines (single device, round robin, layer by layer), with the lower bound. "single device" is what
+    TensorFlow's simple placer does with these graphs: every op has a GPU kernel, so every op goes to GPU:0. The too-large model runs
     on GPUs of 64 MiB. Ratios: cost_model / best baseline (geometric mean per graph) and / single device.
 (b) Wall time of the placer placing graphs of 100, 1,000 and 10,000 ops on 8 GPUs (the best of 3).
 
