@@ -188,3 +188,8 @@ def test_the_step_model_honours_tensor_float_32_being_off(make_context):
     on = estimate_tool.estimate(build(True), gpus="1:80GiB:H100", steps=2).step_seconds[-1]
     off = estimate_tool.estimate(build(False), gpus="1:80GiB:H100", steps=2).step_seconds[-1]
     assert off > 5 * on   # an H100's float32 matmul: 67 TFLOP/s without TF32, 495 with
+
+
+def test_a_step_count_below_one_is_refused():
+    with pytest.raises(ValueError, match="expected a whole number of steps >= 1"):
+        estimate_tool.estimate(lambda: (lambda: None), steps=0)

@@ -93,7 +93,10 @@ class Estimate:
 
 def estimate(program, *, gpus: str = DEFAULT_GPUS, steps: int = 3, zeros: bool = False, environ=None) -> Estimate:
     """Estimate `program()` (which builds a model and returns its step function) shape-only on `gpus`: the step
-    runs `steps` times; the result holds each GPU's peak and the modelled time of the last step."""
+    runs `steps` times; the result holds each GPU's peak and the modelled time of the last step. It makes a new
+    process Context for the estimate (as reset_context does): run it before configuring devices yourself."""
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+        raise ValueError(f"estimate(steps={steps!r}): expected a whole number of steps >= 1, e.g. steps=3.")
     from ..config.context import reset_context
     from ..framework.errors import ResourceExhaustedError
     from ..runtime import estimating, step_clock
@@ -102,7 +105,7 @@ def estimate(program, *, gpus: str = DEFAULT_GPUS, steps: int = 3, zeros: bool =
     reset_context(env)
     step_clock.reset()
     estimating.first_oom.clear()
-    start, error = time.perf_counter(), None
+    start = time.perf_counter()
     try:
         step = program()
         for _ in range(steps):
@@ -112,9 +115,8 @@ def estimate(program, *, gpus: str = DEFAULT_GPUS, steps: int = 3, zeros: bool =
             finally:
                 step_clock.end_step()
     except ResourceExhaustedError:
-        pass
-    result = collect(time.perf_counter() - start, error)
-    return result
+        pass   # the first OOM is in the estimate (estimating.first_oom)
+    return collect(time.perf_counter() - start)
 
 
 def collect(wall_seconds: float, error: str | None = None) -> Estimate:
