@@ -22,7 +22,7 @@ LOAD_ENV_VAR = "PLACEFLOW_OP_TIMES"
 
 _lock = threading.Lock()
 _recorded: dict = {}      # key -> [seconds total, calls]
-_loaded = None            # key -> mean seconds, from PLACEFLOW_OP_TIMES
+_loaded = None            # (path, {key: mean seconds}) of the context's PLACEFLOW_OP_TIMES file
 _classes: dict = {}       # device class -> its recording subclass
 _inside = threading.local()
 _exit_paths: set = set()
