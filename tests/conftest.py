@@ -8,6 +8,8 @@ import pytest
 from placeflow.config.context import reset_context
 from placeflow.config.cuda_probe import probe_cuda
 from placeflow.api.random import set_seed
+from placeflow.placement.cost_model import forget_measurements
+from placeflow.runtime import op_times
 
 NO_CUDA = {"PLACEFLOW_DISABLE_CUDA": "1"}
 
@@ -16,6 +18,8 @@ NO_CUDA = {"PLACEFLOW_DISABLE_CUDA": "1"}
 def _fresh_context():
     reset_context(dict(NO_CUDA))
     set_seed(None)  # the global seed is process state too: a test never sees another test's seed
+    forget_measurements()   # measured op times (the cost-model placer's, and recorded ones) are process state too
+    op_times.reset()
     logger = logging.getLogger("placeflow")
     saved = logger.level, list(logger.handlers), logger.propagate, list(logger.filters), logger.disabled
     yield

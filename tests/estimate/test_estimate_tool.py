@@ -121,9 +121,10 @@ def _keras_mirrored(replicas):
 
 @pytest.mark.parametrize("replicas", [2, 4])
 def test_keras_fit_under_mirrored_strategy_peaks_on_every_replica_as_the_real_run(make_context, replicas):
-    """Steps run in the caller's thread (inter-op threads -1), one order: every replica's peak equals the real run's
-    within a few KiB (a variable's new buffer may land in another chunk). With a thread per device program, real
-    runs' own peaks vary with the threads' interleaving (9.0 to 10.9 MB on GPU:0 between runs of one program)."""
+    """Steps run in the caller's thread (inter-op threads -1), one order: every replica but the first peaks as the
+    real run within a few KiB (a variable's new buffer may land in another chunk); GPU:0 within 5%, as the input
+    pipeline's thread copies the batches to it in its own order. With a thread per device program, real runs'
+    own peaks vary with the threads' interleaving (9.0 to 10.9 MB on GPU:0 between runs of one program)."""
     build = _keras_mirrored(replicas)
     make_context(PLACEFLOW_SIMULATED_GPUS=str(replicas))
     step = build()
@@ -132,8 +133,9 @@ def test_keras_fit_under_mirrored_strategy_peaks_on_every_replica_as_the_real_ru
     real = [tf.config.experimental.get_memory_info(f"GPU:{i}")["peak"] for i in range(replicas)]
     result = estimate_tool.estimate(build, gpus=f"{replicas}:4GiB:H100", steps=2)
     assert result.fits and len(result.devices) == replicas
-    for device, peak in zip(result.devices, real):
-        assert abs(device.peak - peak) <= 64 << 10, (device.device, device.peak, real)
+    for index, (device, peak) in enumerate(zip(result.devices, real)):
+        slack = 0.05 * peak if index == 0 else 64 << 10
+        assert abs(device.peak - peak) <= slack, (device.device, device.peak, real)
     assert result.step_phases["all-reduce"] > 0 and result.step_phases["compute"] > result.step_phases["all-reduce"]
 
 
@@ -178,16 +180,18 @@ def test_a_file_that_is_not_op_times_is_refused(make_context, tmp_path):
     op_times.reset()
 
 
-def test_the_step_model_honours_tensor_float_32_being_off(make_context):
+def test_a_float32_matmul_is_modelled_at_the_fp32_rate_whatever_tf32_records(make_context):
+    """placeflow's kernels compute float32 in float32 (CuPy's default, no TF32): a 4096^3 float32 matmul on a
+    modelled H100 takes 2 * 4096^3 / 66.9 TFLOP/s = 2.05 ms, with TF32 recorded on (TF's default) or off."""
     def build(tf32):
         def program():
             tf.config.experimental.enable_tensor_float_32_execution(tf32)
             x = tf.random.normal([4096, 4096])
             return tf.function(lambda: x @ x)
         return program
-    on = estimate_tool.estimate(build(True), gpus="1:80GiB:H100", steps=2).step_seconds[-1]
-    off = estimate_tool.estimate(build(False), gpus="1:80GiB:H100", steps=2).step_seconds[-1]
-    assert off > 5 * on   # an H100's float32 matmul: 67 TFLOP/s without TF32, 495 with
+    for tf32 in (True, False):
+        step = estimate_tool.estimate(build(tf32), gpus="1:80GiB:H100", steps=2).step_seconds[-1]
+        assert step == pytest.approx(2 * 4096 ** 3 / 66.9e12, rel=0.05), (tf32, step)
 
 
 def test_a_step_count_below_one_is_refused():

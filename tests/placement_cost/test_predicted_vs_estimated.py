@@ -1,5 +1,9 @@
 """The cost-model placer's prediction of a step against the same placement run shape-only (PLACEFLOW_ESTIMATE=1),
-whose step clock times each op by the same performance models on the executor's own schedule."""
+whose step clock times each op by the same performance models on the executor's own schedule.
+
+Placements on GPUs only: where the placer puts ops on the CPU, the CPU lane's dataflow runner takes them in the
+order they become ready in real time, which a shape-only run does not reproduce, and the two differ by up to 25%
+(measured: wide branches of 8,192 units on 4 GPUs with 5 ops on the CPU, predicted 8.9 ms, run 10.7-11.8 ms)."""
 
 import numpy as np
 import pytest
@@ -11,10 +15,10 @@ from placeflow.runtime import registry, step_clock
 from tests.placement_cost import graphs
 
 v1 = tf.compat.v1
-CASES = {  # large enough ops that the devices, not the host issuing them, bound the step
-    "wide branches on 2 GPUs": (lambda: graphs.wide(branches=4, depth=4, size=8192, batch=1024), 2),
-    "wide branches on 4 GPUs": (lambda: graphs.wide(branches=8, depth=3, size=8192, batch=2048), 4),
-    "a chain on 2 GPUs": (lambda: graphs.chain(depth=8, size=8192, batch=1024), 2),
+CASES = {  # large enough ops that the devices, not the host issuing them, bound the step; placements on GPUs only
+    "wide branches on 2 GPUs": (lambda: graphs.wide(branches=4, depth=4, size=4096, batch=1024), 2),
+    "wide branches on 4 GPUs": (lambda: graphs.wide(branches=8, depth=3, size=4096, batch=1024), 4),
+    "a chain on 2 GPUs (its weights on the other)": (lambda: graphs.chain(depth=8, size=8192, batch=1024), 2),
 }
 
 
@@ -51,5 +55,6 @@ def test_the_placers_prediction_agrees_with_the_estimated_step_within_10_percent
     devices = {row[0]: registry.find(context(), row[2]) for row in run.rows}
     ops = _needed(graph, out)
     predicted = cost_model_placer.predict(ops, {op: devices[op.name] for op in ops}, context())
-    assert len({devices[op.name] for op in ops if op.type == "MatMul"}) == gpus   # it did spread the work
+    assert len({devices[op.name] for op in ops if op.type in ("MatMul", "VariableV2")}) == gpus   # it spread
+    assert all(devices[op.name].device_type == "GPU" for op in ops)
     assert predicted == pytest.approx(simulated, rel=0.10), (predicted, simulated)

@@ -16,9 +16,8 @@ import threading
 
 import numpy as np
 
-from ..config.context import context
 from ..perf import models as perf_models
-from ..runtime import op_times
+from ..runtime import op_times, step_clock
 
 ASSUMED = {"GPU": "H100", "CPU": "CPU"}   # the preset of a device nobody modelled
 HEADROOM = 0.9   # the share of a GPU's memory the placer fills: the rest absorbs allocator rounding
@@ -188,7 +187,7 @@ class CostModel:
         seconds = self._time_cache.get(key)
         if seconds is None:   # an op that does no work (a view, a ref, NoOp) launches nothing: free
             seconds = 0.0 if not cost.flops and not cost.bytes else self._op_costs.op_time(
-                model, cost, dtype, tensor_float_32=context().tensor_float_32)
+                model, cost, dtype, tensor_float_32=step_clock.KERNELS_USE_TF32)   # (the executor's kernels)
             self._time_cache[key] = seconds
         return seconds
 

@@ -23,6 +23,9 @@ import numpy as np
 from . import op_times
 
 PHASES = ("compute", "copies", "all-reduce")
+# placeflow's kernels compute float32 in float32 (NumPy; CuPy with its default CUPY_TF32=0), whatever
+# tf.config.experimental.enable_tensor_float_32_execution records: a float32 matmul is modelled at the FP32 rate.
+KERNELS_USE_TF32 = False
 CONTROL_FLOW = frozenset({"If", "While", "EagerPyFunc", "PyFunc", "PyFuncStateless"})   # their bodies' ops count
 COLLECTIVE_OPS = frozenset({"CollectiveReduceV2", "CollectiveGatherV2", "CollectiveAllToAllV2", "_NcclAllReduce",
                             "NcclAllReduce", "CollectiveBcastSendV2", "CollectiveBcastRecvV2"})
@@ -147,7 +150,7 @@ def copied(src, dst, array, out) -> None:
         end = start + seconds
         clock.link_free[link] = end
         clock.busy[dst.name]["all-reduce" if getattr(_state, "phase", None) == "all-reduce" else "copies"] += seconds
-        clock.device_free[dst.name] = max(clock.device_free[dst.name], end) if seconds else clock.device_free[dst.name]
+        # (a copy takes the link, not the destination's compute: its readers wait for `end` through the ready time)
     _set_ready(out, end)
 
 
@@ -236,8 +239,7 @@ def _op_seconds(device, op, args, out, attrs, dtype) -> float:
     outputs = [(tuple(o.shape), o.dtype) for o in outs if isinstance(o, np.ndarray)]
     cost = op_costs.op_cost(op, inputs, outputs, {k: v for k, v in (attrs or {}).items() if not k.startswith("_")})
     main = outputs[0][1] if outputs else (inputs[0][1] if inputs else np.float32)
-    from ..config.context import context
-    return op_costs.op_time(model, cost, main, tensor_float_32=context().tensor_float_32)
+    return op_costs.op_time(model, cost, main, tensor_float_32=KERNELS_USE_TF32)
 
 
 def _copy_seconds(src, dst, nbytes: int) -> float:
