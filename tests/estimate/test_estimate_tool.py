@@ -121,10 +121,10 @@ def _keras_mirrored(replicas):
 
 @pytest.mark.parametrize("replicas", [2, 4])
 def test_keras_fit_under_mirrored_strategy_peaks_on_every_replica_as_the_real_run(make_context, replicas):
-    """Steps run in the caller's thread (inter-op threads -1), one order: every replica but the first peaks as the
-    real run within a few KiB (a variable's new buffer may land in another chunk); GPU:0 within 5%, as the input
-    pipeline's thread copies the batches to it in its own order. With a thread per device program, real runs'
-    own peaks vary with the threads' interleaving (9.0 to 10.9 MB on GPU:0 between runs of one program)."""
+    """Steps run in the caller's thread (inter-op threads -1): every replica peaks as the real run within 5%. The
+    rest is the input pipeline's thread, which copies each replica's batch to its device in its own order (the
+    real runs' own peaks differ by up to 2% from run to run). With a thread per device program, real runs' peaks
+    vary far more with the threads' interleaving (9.0 to 10.9 MB on GPU:0 between runs of one program)."""
     build = _keras_mirrored(replicas)
     make_context(PLACEFLOW_SIMULATED_GPUS=str(replicas))
     step = build()
@@ -133,9 +133,8 @@ def test_keras_fit_under_mirrored_strategy_peaks_on_every_replica_as_the_real_ru
     real = [tf.config.experimental.get_memory_info(f"GPU:{i}")["peak"] for i in range(replicas)]
     result = estimate_tool.estimate(build, gpus=f"{replicas}:4GiB:H100", steps=2)
     assert result.fits and len(result.devices) == replicas
-    for index, (device, peak) in enumerate(zip(result.devices, real)):
-        slack = 0.05 * peak if index == 0 else 64 << 10
-        assert abs(device.peak - peak) <= slack, (device.device, device.peak, real)
+    for device, peak in zip(result.devices, real):
+        assert abs(device.peak - peak) <= 0.05 * peak, (device.device, device.peak, real)
     assert result.step_phases["all-reduce"] > 0 and result.step_phases["compute"] > result.step_phases["all-reduce"]
 
 
