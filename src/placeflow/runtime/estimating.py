@@ -127,10 +127,6 @@ class AllocationRecord:
         if step_clock is not None:   # (None while the interpreter shuts down and buffers die last)
             self.timeline.append((step_clock.now(), self.memory.allocator.in_use))
 
-    def reset(self) -> None:
-        """Start a new record from what is alive now."""
-        self.peak, self.at_peak, self.timeline = self.memory.allocator.in_use, [], []
-
 
 def _small_work(op, args, attrs, dtype, presize) -> bool:
     """Whether a call with only real inputs makes only small outputs (computed) or an unknown shape (computed:
