@@ -30,7 +30,7 @@ from ..memory.oom import DeviceOutOfMemory
 from ..framework.op_table import op_def
 from . import step_clock
 from .device import HostCPU, SimulatedGPU, _reraise
-from .forwarding import sole_owner_refs
+from . import forwarding
 from .shape_only import ShapeOnly, host_data, owns_memory, shape_only
 
 SMALL = 1024   # outputs of at most this many elements, from real inputs, are computed on a GPU
@@ -253,25 +253,24 @@ def _elements(shape) -> int:
 
 
 def forwarding_call(device, op, kernel, attrs, positions, name=None, dtype=None):
-    """A plan node's callable that forwards into a dying input as a real run does: a shape-only input that owns
-    its buffer and that only the plan line holds becomes the output itself; a real one is written into."""
+    """A plan node's callable that forwards into a dying input as a real run does (runtime/forwarding.py): a
+    shape-only input that owns its buffer becomes the output itself; a real one is written into."""
     normal = device.node_call(op, kernel.fn, attrs, kernel.presize, name=name, dtype=dtype)
     real_into = functools.partial(kernel.forward, device.xp, **attrs)
-    sole = sole_owner_refs()
-    positions = tuple(positions)
-    from sys import getrefcount
 
-    def call(*args):
-        for position in positions:
-            a = args[position]
-            if getrefcount(a) == sole and isinstance(a, np.ndarray) and a.flags.writeable:
-                if a.__class__ is ShapeOnly and owns_memory(a):
-                    step_clock.ran(device, op, args, a, attrs, dtype, name, True)
-                    return a
-                if a.__class__ is np.ndarray and a.base is None:
-                    return real_into(a, *args)
-        return normal(*args)
-    return call
+    def into(out, *args):
+        if out.__class__ is ShapeOnly:
+            step_clock.ran(device, op, args, out, attrs, dtype, name, True)
+            return out
+        return real_into(out, *args)
+    return forwarding.forwarding_call(normal, into, positions, owns=_owns_its_buffer)
+
+
+def _owns_its_buffer(array) -> bool:
+    """A writeable array owning its memory: a real one (base None) or a shape-only root (its base a mapping)."""
+    if not isinstance(array, np.ndarray) or not array.flags.writeable:
+        return False
+    return owns_memory(array) if array.__class__ is ShapeOnly else array.__class__ is np.ndarray and array.base is None
 
 
 class _Estimating:

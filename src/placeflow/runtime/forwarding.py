@@ -23,11 +23,25 @@ import numpy as np
 _sole_refs = None
 
 
-def forwarding_call(normal, into, positions, array_type=np.ndarray):
+def forwarding_call(normal, into, positions, array_type=np.ndarray, owns=None):
     """A node's callable: `into(out, *args)` writing into the first input at `positions` that only the
-    calling plan line holds, else `normal(*args)` (which allocates its output)."""
+    calling plan line holds, else `normal(*args)` (which allocates its output). `owns(array)`, when given,
+    replaces the check that an input is a writeable array of `array_type` owning its memory (shape-only
+    estimation: runtime/estimating.py)."""
     sole = sole_owner_refs()
+    if owns is not None:
+        return _make_owned(normal, into, tuple(positions), sole, owns)
     return _make(normal, into, tuple(positions), sole, array_type)
+
+
+def _make_owned(normal, into, positions, sole, owns):
+    def call(*args):
+        for position in positions:
+            a = args[position]
+            if getrefcount(a) == sole and owns(a):
+                return into(a, *args)
+        return normal(*args)
+    return call
 
 
 def _make(normal, into, positions, sole, array_type):
