@@ -93,7 +93,11 @@ def test_a_single_estimate_prints_peak_live_tensors_and_step_time(tmp_path):
     real = _run(["run", str(script)], {"PLACEFLOW_SIMULATED_GPUS": "1:1GiB"})
     real_peak = int(real.stdout.split("peak")[-1])
     assert "GPU:0: peak" in done.stdout and "made by" in done.stdout and "predicted step:" in done.stdout
-    assert estimate_tool._size(real_peak) in done.stdout.splitlines()[0], (done.stdout, real_peak)
+    shown = done.stdout.splitlines()[0].split(": peak ")[1].split(" of ")[0]   # e.g. '8.8 MiB'
+    value, unit = shown.split()
+    estimated = float(value) * {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[unit]
+    # Keras's input pipeline runs on its own thread: the real run's peak varies by about 1% from run to run
+    assert estimated == pytest.approx(real_peak, rel=0.03), (done.stdout, real_peak)
 
 
 def test_bad_sweeps_are_refused():
