@@ -154,9 +154,12 @@ def test_an_elementwise_add_is_memory_bound():
     assert perf.op_time(a100, cost, F32) == pytest.approx(a100.launch_latency + 3 * 4 * (1 << 26) / 2039e9)
 
 
-def test_a_tiny_op_costs_its_launch_and_tf32_is_switchable():
+def test_a_tiny_op_costs_its_launch_a_view_nothing_and_tf32_is_switchable():
     h100 = perf.preset("H100")
-    assert perf.op_time(h100, op_cost("Identity", [t(3)], [t(3)], {}), F32) == h100.launch_latency
+    assert perf.op_time(h100, op_cost("AddV2", [t(3), t(3)], [t(3)], {}), F32) == \
+        pytest.approx(h100.launch_latency, rel=1e-3)
+    assert perf.op_time(h100, op_cost("Identity", [t(3)], [t(3)], {}), F32) == 0.0   # launches no kernel
+    assert perf.op_time(h100, op_cost("Reshape", [t(4), t(2)], [t(2, 2)], {}), F32) == 0.0
     cost = Cost(1e12, 0, True)
     assert perf.op_time(h100, cost, F32) == pytest.approx(h100.launch_latency + 1e12 / 494.7e12)
     assert perf.op_time(h100, cost, F32, tensor_float_32=False) == pytest.approx(h100.launch_latency + 1e12 / 66.9e12)

@@ -51,7 +51,7 @@ class DevicePrograms:
         owner = {d.name: k for k, group in enumerate(self.groups) for d in group}
         waits, self.slots = _signals(plan, owner)
         fetched = {liveness.source_of(plan.nodes, i) for i, _ in plan.fetches}
-        order = _run_order(plan, owner, len(self.groups))
+        self.order = order = _run_order(plan, owner, len(self.groups))
         remote = _remote_reads(plan, owner)
         self.readers = {i: len(threads) for i, threads in remote.items() if i not in fetched}
         stored = fetched | set(remote)

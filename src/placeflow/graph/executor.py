@@ -14,11 +14,13 @@ the failing node's name.
 
 from __future__ import annotations
 
+import heapq
 import threading
 import time
 
 from ..framework import errors
-from ..runtime import kernel_errors
+from ..placement import cost_model_placer
+from ..runtime import kernel_errors, step_clock
 from ..ops.collective import COLLECTIVE_OPS
 from . import codegen, device_programs, interrupts, liveness
 from . import lanes as lanes_module
@@ -36,7 +38,11 @@ def run(plan, feed_values, lanes=None, collector: StepStatsCollector | None = No
 
 
 def _run(plan, feed_values, lanes, collector, host_threads) -> list:
-    if plan.parallel and lanes is not None and plan.per_device:
+    if plan.parallel and lanes is not None and _modelled(plan):
+        order = _device_programs(plan, collector is not None, host_threads or lanes_module.worker_budget(0)).order \
+            if plan.per_device else None
+        fetched = _fetch(plan, _Step(plan, feed_values, lanes, collector).run_in_modelled_order(order))
+    elif plan.parallel and lanes is not None and plan.per_device:
         programs = _device_programs(plan, collector is not None, host_threads or lanes_module.worker_budget(0))
         fetched = _fetch(plan, programs.run(feed_values, lanes, collector))
     elif plan.parallel and lanes is not None:
@@ -45,6 +51,20 @@ def _run(plan, feed_values, lanes, collector, host_threads) -> list:
         fetched = _run_inline(plan, feed_values, collector)
     _count_host_transients(plan)
     return fetched
+
+
+def _modelled(plan) -> bool:
+    """Whether a shape-only estimation runs the plan in modelled time (run_in_modelled_order): a placement of the
+    cost-model placer with kernels on several devices, without collectives (which need every device's thread at
+    once). In a real run the kernels' times decide how the devices' work interleaves (and a CPU kernel's
+    consumers wait for it), as the placer predicts; a shape-only run's kernels take no time, so its threads' real
+    order would be arbitrary. Other plans keep the executor's own order: their estimated memory is the real
+    run's."""
+    if not plan.nodes[0].device.estimating or plan.has_collectives:
+        return False
+    kernels = [n for n in plan.nodes if n.kind == "kernel"]
+    return len({n.device.name for n in kernels}) > 1 and \
+        all(n.op is not None and cost_model_placer.placed_by_cost_model(n.op) for n in kernels)
 
 
 def _fetch(plan, values) -> list:
@@ -151,6 +171,51 @@ class _Step:
                 group.reset()
             raise self.error
         return self.values
+
+    def run_in_modelled_order(self, order=None) -> list:
+        """Shape-only estimation (see `_modelled`): the nodes one at a time in this thread, next the ready node
+        that can start first on the step clock, as a dataflow executor takes them when kernels take their
+        modelled time, ties in plan order. With `order` (per-device programs), each device's nodes keep their
+        program's order."""
+        nodes, ready = self.plan.nodes, []
+        follower = self._chain_devices(order) if order is not None else {}
+        for index in self.plan.roots:
+            if not self.pending[index]:
+                heapq.heappush(ready, (self._modelled_start(nodes[index]), index))
+        while ready and self.error is None:
+            _, index = heapq.heappop(ready)
+            now = self._modelled_start(nodes[index])
+            if ready and (now, index) > ready[0]:   # its device got busier meanwhile: re-rank it
+                heapq.heappush(ready, (now, index))
+                continue
+            node = nodes[index]
+            self._compute(node)
+            self._release_inputs(node)
+            for consumer in node.consumers + follower.get(index, []):
+                self.pending[consumer] -= 1
+                if self.pending[consumer] == 0:
+                    heapq.heappush(ready, (self._modelled_start(nodes[consumer]), consumer))
+        if self.error is not None:
+            raise self.error
+        return self.values
+
+    def _chain_devices(self, order) -> dict:
+        """{node: [the next node of its device's program]}, each counted as one more pending input."""
+        follower, last = {}, {}
+        for index in order:
+            node = self.plan.nodes[index]
+            if node.kind in ("const", "feed"):
+                continue
+            before = last.get(node.device.name)
+            if before is not None:
+                follower[before] = [index]
+                self.pending[index] += 1
+            last[node.device.name] = index
+        return follower
+
+    def _modelled_start(self, node) -> float:
+        args = [self.values[s] if p is None else self.values[s][p] for s, p in node.inputs]
+        return step_clock.earliest_start(node.device if node.kind == "kernel" else None, args)
 
     def _dispatch(self, index) -> None:
         self.lanes[self.plan.nodes[index].device.name].submit(self._process, index)

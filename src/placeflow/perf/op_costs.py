@@ -108,7 +108,10 @@ def op_cost(op: str, inputs: list, outputs: list, attrs: dict) -> Cost:
 
 
 def op_time(model: DeviceModel, cost: Cost, dtype, tensor_float_32: bool = True) -> float:
-    """Seconds `cost` takes on `model` in `dtype`: launch_latency + max(flops / peak, bytes / bandwidth)."""
+    """Seconds `cost` takes on `model` in `dtype`: launch_latency + max(flops / peak, bytes / bandwidth); 0 for an
+    op without work (it relabels a buffer, or its tensors are empty: no kernel is launched)."""
+    if not cost.flops and not cost.bytes:
+        return 0.0
     peak = model.flops_for(dtype, cost.matmul, tensor_float_32)
     return model.launch_latency + max(cost.flops / peak, cost.bytes / model.bandwidth)
 

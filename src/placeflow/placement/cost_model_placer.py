@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
 
 from ..config.placement_log import ensure_handler, logger as placement_logger
 from ..runtime import registry
@@ -23,6 +24,13 @@ from . import cost_model, graph_placer, report, schedulers
 NAME = "cost_model"
 ALGORITHMS = ("heft", "heft (variables apart)", "m-etf", "m-sct")
 FALLBACK = "single device"
+
+_placed_here: weakref.WeakSet = weakref.WeakSet()   # the ops this placer placed
+
+
+def placed_by_cost_model(op) -> bool:
+    """Whether this placer placed `op` (a graph op)."""
+    return op in _placed_here
 
 
 def place(ops, placed: dict, ctx, soft: bool, log_placement: bool, reasons: dict | None = None) -> dict:
@@ -37,6 +45,7 @@ def place(ops, placed: dict, ctx, soft: bool, log_placement: bool, reasons: dict
     run.wall = time.perf_counter() - started
     new = [op for op in assigned if op not in placed]
     placed.update(assigned)
+    _placed_here.update(new)
     if reasons is not None:
         reasons.update(why)
     run.rows = [(op.name, op.type, placed[op].name) + tuple(why[op]) for op in new]
@@ -167,7 +176,8 @@ class _Problem:
         self.dag = self._dag(placed, skip)
 
     def _dag(self, placed, skip) -> schedulers.Dag:
-        group, allowed, memory, cost, inputs, output = [], [], [], [], [], []
+        group, allowed, memory, cost, inputs, output, issue = [], [], [], [], [], [], []
+        host = step_clock.host_seconds("plan_op")
         kept: dict = {}     # group -> bytes it holds for the whole step: variables, constants that follow it
         followers = set()   # (constant or placeholder, group): it will live on that group's device too
         for op in self.nodes:
@@ -186,6 +196,8 @@ class _Problem:
                 elif shared and tensor.op not in skip and self.groups[tensor.op] is not self.groups[op]:
                     memory[g] += cost_model.tensor_bytes(tensor)   # e.g. a variable's update, copied in
             cost.append(self.model.op_times(op, allowed[g]))
+            no_kernel = variable or op.type in graph_placer.GENERATORS or not any(cost[-1][d] for d in allowed[g])
+            issue.append(0.0 if no_kernel else host)   # (a view or a variable launches nothing; step_clock agrees)
             inputs.append(self._inputs(op))
         n = len(self.devices)
         links = [[self.model.link(s, d) if s != d else (0.0, math.inf) for d in range(n)] for s in range(n)]
@@ -193,7 +205,7 @@ class _Problem:
                               capacity=[self.model.capacity(k) for k in range(n)],
                               latency=[[lat for lat, _ in row] for row in links],
                               bandwidth=[[bw for _, bw in row] for row in links],
-                              host=step_clock.host_seconds("plan_op"),
+                              host=host, issue=issue,
                               kept=[kept.get(g, 0) for g in range(len(allowed))], output=output)
 
     def _group_of(self, op, placed, allowed, memory) -> int:

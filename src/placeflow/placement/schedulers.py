@@ -36,6 +36,7 @@ class Dag:
     host: float = 0.0     # seconds the host takes to issue each node and each copy, one after another
     kept: list = None     # kept[g]: bytes group g holds for the whole step (variables); None: all of memory[g]
     output: list = None   # output[i]: bytes node i makes, freed after its last reader (as the executor frees them)
+    issue: list = None    # issue[i]: the host's seconds to issue node i (None: `host` each; 0 where no kernel runs)
     succs: list = field(default_factory=list)
 
     def __post_init__(self):
@@ -43,6 +44,10 @@ class Dag:
         for i, edges in enumerate(self.inputs):
             for src, _, nbytes in edges:
                 self.succs[src].append((i, nbytes))
+
+    def issue_seconds(self) -> list:
+        """The host's seconds to issue each node."""
+        return self.issue if self.issue is not None else [self.host] * self.n
 
     @property
     def n(self) -> int:
@@ -84,7 +89,7 @@ def lower_bound(dag: Dag) -> float:
     path = [0.0] * dag.n
     for i in range(dag.n):
         path[i] = best[i] + max((path[s] for s, _, _ in dag.inputs[i]), default=0.0)
-    return max(sum(best) / max(dag.ndev, 1), max(path, default=0.0), dag.n * dag.host)
+    return max(sum(best) / max(dag.ndev, 1), max(path, default=0.0), sum(dag.issue_seconds()))
 
 
 def lifetime_peaks(dag: Dag, device: list, finish: list) -> list:
@@ -143,11 +148,11 @@ def priority_order(dag: Dag, rank=None) -> list:
 
 def simulate(dag: Dag, device: list, order: list) -> tuple:
     """(predicted step time, finish time per node) of `device` (per group), nodes started in `order`. The host
-    issues nodes and copies one after another (`dag.host` each), as placeflow's executor does: its device threads
+    issues the nodes one after another (`dag.issue_seconds()`), as placeflow's executor does: its device threads
     share one Python interpreter lock (runtime/step_clock.py models the same)."""
     free, finish = [0.0] * dag.ndev, [0.0] * dag.n
     links, arrived = {}, {}
-    group, cost, host = dag.group, dag.cost, dag.host
+    group, cost, issue = dag.group, dag.cost, dag.issue_seconds()
     issued = 0.0
     for i in order:
         d = device[group[i]]
@@ -155,34 +160,51 @@ def simulate(dag: Dag, device: list, order: list) -> tuple:
         for src, key, nbytes in dag.inputs[i]:
             s = device[group[src]]
             t = finish[src] if s == d or key is None else arrived.get((key, d))
-            if t is None:
-                issued += host
-                t = max(finish[src], links.get((s, d), 0.0), issued) + dag.comm(s, d, nbytes)
+            if t is None:   # (a copy takes the link; the host's cost of issuing it is not modelled, as in step_clock)
+                t = max(finish[src], links.get((s, d), 0.0)) + dag.comm(s, d, nbytes)
                 links[(s, d)] = arrived[(key, d)] = t
             ready = t if t > ready else ready
-        issued += host
-        start = max(ready, free[d], issued)
-        finish[i] = free[d] = start + cost[i][d]
+        issued += issue[i]
+        start = max(ready, issued)
+        if cost[i][d]:   # (a node without work, e.g. a view, neither waits for its device nor holds it)
+            start = max(start, free[d])
+            free[d] = start + cost[i][d]
+        finish[i] = start + cost[i][d]
     return max(max(finish, default=0.0), issued), finish
 
 
 def dataflow_order(dag: Dag, device: list) -> list:
     """The order a dataflow executor runs the nodes of placement `device` in: whenever a device is free, the ready
-    node that can start first (its inputs there soonest), ties in creation order."""
+    node that can start first (its inputs there soonest, each link copying one tensor at a time), ties in
+    creation order."""
     waiting = [len(edges) for edges in dag.inputs]
     ready = {i for i in range(dag.n) if not waiting[i]}
     done, free, order = [0.0] * dag.n, [0.0] * dag.ndev, []
+    links, arrived = {}, {}
     group, cost = dag.group, dag.cost
+
+    def arrival(s, key, nbytes, d, copy=False):
+        src = device[group[s]]
+        if src == d or key is None:
+            return done[s]
+        if (key, d) in arrived:
+            return arrived[(key, d)]
+        t = max(done[s], links.get((src, d), 0.0)) + dag.comm(src, d, nbytes)   # after the link's earlier copies
+        if copy:
+            links[(src, d)] = arrived[(key, d)] = t
+        return t
+
+    def start(i):
+        d = device[group[i]]
+        return max([free[d] if cost[i][d] else 0.0] + [arrival(s, key, b, d) for s, key, b in dag.inputs[i]])
     while ready:
-        def start(i):
-            d = device[group[i]]
-            arrive = max((done[s] + (0.0 if device[group[s]] == d or key is None else dag.comm(device[group[s]], d, b))
-                          for s, key, b in dag.inputs[i]), default=0.0)
-            return max(arrive, free[d])
         i = min(ready, key=lambda k: (start(k), k))
         ready.discard(i)
         d = device[group[i]]
-        done[i] = free[d] = start(i) + cost[i][d]
+        begin = max([free[d] if cost[i][d] else 0.0] + [arrival(s, key, b, d, copy=True) for s, key, b in dag.inputs[i]])
+        done[i] = begin + cost[i][d]
+        if cost[i][d]:
+            free[d] = done[i]
         order.append(i)
         for j, _ in dag.succs[i]:
             waiting[j] -= 1

@@ -101,6 +101,13 @@ def _ready(array) -> float:
     return ready[1] if ready is not None and ready[0] is _clock else 0.0
 
 
+def earliest_start(device, args) -> float:
+    """When an op reading `args` could start on `device` (None: no device's compute, e.g. a copy): its inputs
+    ready and the device free."""
+    ready = max((_ready(a) for a in args), default=0.0)
+    return ready if device is None else max(ready, _clock.device_free[device.name])
+
+
 def _set_ready(out, when: float) -> None:
     for array in (out if out.__class__ is tuple else (out,)):
         if isinstance(array, np.ndarray) and array.__class__ is not np.ndarray:
@@ -132,9 +139,11 @@ def ran(device, op: str, args, out, attrs, dtype, name, planned=False) -> None:
         clock = _clock
         clock.ops += 1
         issued = clock.host_free + host
-        start = max([clock.device_free[device.name], issued] + [_ready(a) for a in args])
+        start = max([issued] + [_ready(a) for a in args])
+        if seconds:   # (an op without work, e.g. a view, launches nothing: it neither waits for the device nor holds it)
+            start = max(start, clock.device_free[device.name])
+            clock.device_free[device.name] = start + seconds
         end = start + seconds
-        clock.device_free[device.name] = end
         clock.host_free = issued   # (a CPU kernel runs on its device's lane, NumPy without the GIL: it holds no issue)
         clock.busy[device.name][_phase(op, name)] += seconds
     _set_ready(out, end)
