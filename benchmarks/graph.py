@@ -14,6 +14,9 @@
 (c) Which runner earns its place: two branches of chained matmuls on two logical CPUs, run by the
     per-device programs (the runner a cross-device plan gets) and by the dataflow runner (forced),
     against one logical CPU's inline generated step; tiny matmuls (dispatch-bound) and 256x256 ones.
+(d) The MLP training step of the memory suite (1024-4096-4096-10, batch 256, relu, sparse softmax
+    cross-entropy, GradientTape, `assign_sub` per variable) as a placeflow.function, eagerly, and written
+    by hand in NumPy (forward, backward, SGD update, float32); rounds taken in turn, median of the ratios.
 """
 
 from __future__ import annotations
@@ -158,6 +161,85 @@ def runner_table(size: int, matmuls: int) -> list:
     ]
 
 
+MLP_WIDTHS, MLP_BATCH, MLP_LR = (1024, 4096, 4096, 10), 256, 0.01
+
+
+def _mlp_numpy_step(weights, x, labels):
+    """One SGD step of the MLP by hand; updates `weights` ([w0, b0, w1, b1, w2, b2]) in place, returns the loss."""
+    import numpy as np
+
+    acts, h = [x], x
+    for k in range(0, len(weights), 2):
+        h = h @ weights[k]
+        h += weights[k + 1]
+        if k + 2 < len(weights):
+            np.maximum(h, 0, out=h)
+            acts.append(h)
+    shifted = h - h.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    total = exp.sum(axis=1, keepdims=True)
+    rows = np.arange(len(labels))
+    loss = float(np.mean(np.log(total[:, 0]) - shifted[rows, labels]))
+    grad = exp / total
+    grad[rows, labels] -= 1
+    grad /= len(labels)
+    for k in range(len(weights) - 2, -1, -2):
+        weight_grad, bias_grad = acts[k // 2].T @ grad, grad.sum(axis=0)
+        if k:
+            grad = grad @ weights[k].T
+            grad[acts[k // 2] <= 0] = 0
+        weight_grad *= MLP_LR
+        bias_grad *= MLP_LR
+        weights[k] -= weight_grad
+        weights[k + 1] -= bias_grad
+    return loss
+
+
+def mlp_table(rounds: int = 7, steps: int = 3) -> list:
+    """[(name, ms per step, ratio to NumPy)] for the MLP step: NumPy, placeflow.function, eager placeflow."""
+    import numpy as np
+
+    import placeflow as tf
+
+    rng = np.random.RandomState(1)
+    weights = []
+    for fan_in, fan_out in zip(MLP_WIDTHS[:-1], MLP_WIDTHS[1:]):
+        weights += [(rng.standard_normal((fan_in, fan_out)) * np.sqrt(2.0 / fan_in)).astype(np.float32),
+                    np.zeros(fan_out, np.float32)]
+    x = rng.standard_normal((MLP_BATCH, MLP_WIDTHS[0])).astype(np.float32)
+    labels = rng.randint(0, MLP_WIDTHS[-1], MLP_BATCH)
+    variables = [tf.Variable(w.copy()) for w in weights]
+    tx, ty = tf.constant(x), tf.constant(labels.astype(np.int32))
+
+    def eager_step(a, b):
+        with tf.GradientTape() as tape:
+            h = a
+            for k in range(0, len(variables), 2):
+                h = tf.matmul(h, variables[k]) + variables[k + 1]
+                if k + 2 < len(variables):
+                    h = tf.nn.relu(h)
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=b, logits=h))
+        for variable, grad in zip(variables, tape.gradient(loss, variables)):
+            variable.assign_sub(MLP_LR * grad)
+        return loss
+
+    traced = tf.function(eager_step)
+    mine = [w.copy() for w in weights]
+    np.testing.assert_allclose(float(traced(tx, ty)), _mlp_numpy_step(mine, x, labels), rtol=1e-4)
+    runs = {"raw NumPy": lambda: _mlp_numpy_step(mine, x, labels),
+            "placeflow.function": lambda: float(traced(tx, ty)),
+            "eager placeflow": lambda: float(eager_step(tx, ty))}
+    times = {name: [] for name in runs}
+    for _ in range(rounds):
+        for name, run in runs.items():
+            start = time.perf_counter()
+            for _ in range(steps):
+                run()
+            times[name].append((time.perf_counter() - start) / steps * 1e3)
+    ratios = {name: statistics.median(t / n for t, n in zip(times[name], times["raw NumPy"])) for name in runs}
+    return [(name, statistics.median(times[name]), ratios[name]) for name in runs]
+
+
 def main() -> None:
     for size, number in ((8, 200), (1024, 3)):
         print(f"(a) chain of {CHAIN_OPS} elementwise ops on {size}x{size} float32, per call (median)")
@@ -183,6 +265,11 @@ def main() -> None:
         print(f"{'':52}{'ms':>8}{'x inline':>10}")
         for name, value in rows:
             print(f"{name:52}{value:8.2f}{value / rows[0][1]:10.2f}")
+    print(f"\n(d) MLP {'-'.join(map(str, MLP_WIDTHS))} training step, batch {MLP_BATCH} (tape + assign_sub), "
+          "rounds in turn")
+    print(f"{'':24}{'ms/step':>10}{'x NumPy':>9}")
+    for name, value, ratio in mlp_table():
+        print(f"{name:24}{value:10.2f}{ratio:9.2f}")
 
 
 if __name__ == "__main__":
