@@ -68,3 +68,71 @@ def test_a_small_file_declaring_an_8_gib_dataset_is_refused_without_allocating_i
     finally:
         tracemalloc.stop()
     assert peak < 64 << 20
+
+
+def _zip_member(name: bytes, data: bytes, declared: int, offset: int) -> tuple:
+    """(local header + data, central directory entry) of a deflated ZIP member whose central directory declares
+    `declared` uncompressed bytes (a ZIP64 field when that is 4 GiB or more), whatever it really holds."""
+    import struct
+    import zlib
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    stored = packer.compress(data) + packer.flush()
+    crc = zlib.crc32(data)
+    big = declared >= 0xFFFFFFFF
+    extra = struct.pack("<HHQ", 1, 8, declared) if big else b""
+    size32 = 0xFFFFFFFF if big else declared
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0, 8, 0, 0x21, crc, len(stored), size32, len(name),
+                        len(extra)) + name + extra + stored
+    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45, 45, 0, 8, 0, 0x21, crc, len(stored), size32,
+                          len(name), len(extra), 0, 0, 0, 0, offset) + name + extra
+    return local, central
+
+
+def _keras_file_declaring(path, config_bytes: int) -> None:
+    """A `.keras` archive of a few hundred bytes whose config.json declares `config_bytes` bytes (ZIP64)."""
+    import struct
+    members = [(b"metadata.json", b'{"keras_version": "3.15.1"}', None), (b"config.json", b"{}", config_bytes)]
+    body, directory = b"", b""
+    for name, data, declared in members:
+        local, central = _zip_member(name, data, len(data) if declared is None else declared, len(body))
+        body, directory = body + local, directory + central
+    end64 = struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, 2, 2, len(directory), len(body))
+    locator = struct.pack("<IIQI", 0x07064B50, 0, len(body) + len(directory), 1)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 2, 2, len(directory), len(body), 0)
+    path.write_bytes(body + directory + end64 + locator + end)
+
+
+def test_a_keras_file_declaring_a_4_5_gib_config_is_refused_without_reading_it(tmp_path):
+    import zipfile
+    path = tmp_path / "bomb.keras"
+    _keras_file_declaring(path, 9 << 29)          # 4.5 GiB declared, a few hundred bytes on disk
+    assert path.stat().st_size < 1024
+    assert zipfile.ZipFile(path).getinfo("config.json").file_size == 9 << 29
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match="decompression bomb"):
+            keras.models.load_model(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 << 20
+
+
+def test_an_absurd_layer_or_input_is_refused_or_stays_symbolic_without_allocating(make_context):
+    make_context()
+    tracemalloc.start()
+    try:
+        with pytest.raises(tf.errors.ResourceExhaustedError, match="OOM when allocating tensor"):
+            keras.layers.Dense(2**31)(tf.zeros([2, 4]))       # a 32 GiB kernel: refused before it is made
+        with pytest.raises(ValueError, match="Negative dimensions are not allowed"):
+            keras.Input(batch_shape=(-5, 3))
+        with pytest.raises(ValueError, match="expected a positive integer"):
+            keras.layers.Dense(-3)
+        symbolic = keras.Input(batch_shape=(2**40, 3))      # a description: nothing is allocated for it
+        model = keras.Model(symbolic, keras.layers.Dense(2)(symbolic))
+        out = model(tf.zeros([2, 3]))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert tuple(symbolic.shape) == (2**40, 3) and tuple(out.shape) == (2, 2)
+    assert peak < 64 << 20
