@@ -324,3 +324,24 @@ def case_zz_enable_debug_mode(tf):
 
 
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
+
+# Cases not also run with tests.traced_api.traced(tf) (every function inside tf.function), by name, with the reason:
+# every case here builds tf.data pipelines (whose functions tf.data traces itself), files or lookup tables, and
+# calls TF ops only through Dataset and table methods, which the proxy does not reach.
+_PIPELINE = "builds datasets and reads them through Dataset methods: no tf function to run inside tf.function"
+TRACED_EXCLUDED = {
+    "random_dataset": _PIPELINE, "random_dataset_global_seed": _PIPELINE, "parse_example_dataset": _PIPELINE,
+    "parse_example_dataset_errors": _PIPELINE, "make_batched_features_dataset": _PIPELINE,
+    "make_batched_features_dataset_readers": _PIPELINE, "make_batched_features_dataset_errors": _PIPELINE,
+    "rejection_resample": _PIPELINE, "rejection_resample_errors": _PIPELINE,
+    "tfrecord_writer": "writes files from datasets with TFRecordWriter's method",
+    "tfrecord_writer_errors": "writes files from datasets with TFRecordWriter's method",
+    "save_load": "saves datasets to files and loads them (Dataset methods)",
+    "save_load_errors": "saves datasets to files and loads them (Dataset methods)",
+    "snapshot": "snapshots a generator's dataset to files (Dataset methods)",
+    "dataset_initializer": "fills lookup tables from datasets; lookups are table methods",
+    "dataset_initializer_errors": "builds DatasetInitializers from datasets (Python objects)",
+    "constants": "reads Python constants and enums", "zz_enable_debug_mode": "switches tf.data's debug mode",
+}
+# Documented divergences (docs/divergences.md) in those runs: {case: {path in its result: (placeflow's, reason)}}.
+TRACED_DIVERGENT: dict = {}

@@ -3,7 +3,9 @@ root): /tmp/placeflow-tf-venv/bin/python tests/data_more/record_tf_data_more.py 
 (writes tests/data_more/tf_2_21.json and the fixture fixtures/tf_saved_range, a directory TF's Dataset.save wrote).
 
 It also has TF read back the TFRecord files placeflow's TFRecordWriter writes (placeflow imported from src/ beside
-TensorFlow: it needs only NumPy), recorded as "tf_reads_placeflow"."""
+TensorFlow: it needs only NumPy), recorded as "tf_reads_placeflow".
+Every case runs a second time with tests.traced_api.traced(tf) (each tf function inside tf.function), but
+those in cases.TRACED_EXCLUDED: tf_2_21_traced.json."""
 
 import json
 import os
@@ -16,7 +18,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import tensorflow as tf  # noqa: E402
 
-from tests.data_more.cases import CASES, elements  # noqa: E402
+from tests.data_more.cases import CASES, TRACED_EXCLUDED, elements  # noqa: E402
+from tests.traced_api import record_traced  # noqa: E402
 
 
 def tf_reads_placeflow():
@@ -47,3 +50,4 @@ out.write_text(json.dumps({"tensorflow": tf.__version__, "cases": results,
                            "tf_reads_placeflow": tf_reads_placeflow() if "--with-placeflow" in sys.argv else None},
                           indent=1) + "\n")
 print(f"recorded {len(results)} cases from TensorFlow {tf.__version__} into {out}")
+record_traced(tf, CASES, TRACED_EXCLUDED, out.with_name("tf_2_21_traced.json"))

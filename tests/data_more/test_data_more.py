@@ -11,7 +11,8 @@ import pytest
 
 import placeflow as tf
 from tests.helpers import same_as_recorded as _same
-from tests.data_more.cases import CASES
+from tests.data_more.cases import CASES, TRACED_EXCLUDED
+from tests.traced_api import traced_names
 
 HERE = pathlib.Path(__file__).resolve().parent
 RECORDING = json.loads((HERE / "tf_2_21.json").read_text())
@@ -27,6 +28,16 @@ def test_every_case_was_recorded_from_tensorflow_2_21():
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_case_equals_tensorflow(name):
     _same(json.loads(json.dumps(CASES[name](tf))), RECORDED[name], name)
+
+
+TRACED = json.loads(pathlib.Path(__file__).with_name("tf_2_21_traced.json").read_text())
+
+
+def test_every_case_was_recorded_in_a_function():
+    """Every case here only builds pipelines, files or tables (cases.TRACED_EXCLUDED): none runs in a function."""
+    assert TRACED["tensorflow"] == "2.21.0" and TRACED["excluded"] == TRACED_EXCLUDED
+    assert sorted(TRACED["cases"]) == traced_names(CASES, TRACED_EXCLUDED) == []
+
 
 
 # -- TFRecordWriter: TensorFlow read placeflow's files --------------------------------------------------------------

@@ -303,3 +303,8 @@ def case_union_resolver(tf):
 
 def case_refused_resolvers(tf):
     return [error(lambda: tf.distribute.cluster_resolver.KubernetesClusterResolver())]
+
+# Cases not also run with tests.traced_api.traced(tf) (every function inside tf.function), by name, with the reason.
+TRACED_EXCLUDED: dict = {}
+# Documented divergences (docs/divergences.md) in those runs: {case: {path in its result: (placeflow's, reason)}}.
+TRACED_DIVERGENT: dict = {}

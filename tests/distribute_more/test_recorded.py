@@ -9,9 +9,11 @@ import pytest
 
 import placeflow as tf
 from tests.distribute_more import cases
+from tests.traced_api import expected, run_case, traced, traced_names
 
 RECORDED = json.loads(pathlib.Path(__file__).with_name("tf_2_21.json").read_text())["cases"]
 CASES = {name[len("case_"):]: fn for name, fn in vars(cases).items() if name.startswith("case_")}
+TRACED_EXCLUDED, TRACED_DIVERGENT = cases.TRACED_EXCLUDED, cases.TRACED_DIVERGENT
 
 
 def _same(ours, theirs, where="result", tol=1e-5):
@@ -43,3 +45,20 @@ def test_case_equals_tensorflow(make_context, name):
     cpu = tf.config.list_physical_devices("CPU")[0]
     tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
     _same(json.loads(json.dumps(CASES[name](tf))), RECORDED[name], name)
+
+
+TRACED = json.loads(pathlib.Path(__file__).with_name("tf_2_21_traced.json").read_text())
+
+
+def test_every_case_was_recorded_in_a_function():
+    assert TRACED["tensorflow"] == "2.21.0" and TRACED["excluded"] == TRACED_EXCLUDED
+    assert sorted(TRACED["cases"]) == traced_names(CASES, TRACED_EXCLUDED)
+
+
+@pytest.mark.parametrize("name", traced_names(CASES, TRACED_EXCLUDED))
+def test_case_in_a_function_equals_tensorflow(make_context, name):
+    """The case with every tf function run inside tf.function (tests/traced_api.py), against TF's run of it."""
+    make_context()
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    _same(run_case(CASES[name], traced(tf)), expected(TRACED["cases"], name, TRACED_DIVERGENT), name)

@@ -28,6 +28,11 @@ def error(fn):
     return None
 
 
+def text(x):
+    """A handler's string result: a Python str eagerly, a string tensor when it came out of a tf.function."""
+    return x.numpy().decode() if hasattr(x, "numpy") else x
+
+
 def error_class(fn):
     """Only the class of what `fn` raises (messages of these differ in their details)."""
     found = error(fn)
@@ -258,8 +263,8 @@ def case_dispatch_annotations_and_lists(tf):
         return "concat"
 
     try:
-        results = [tf.math.add(m, tf.constant(1.0)), error_class(lambda: tf.math.add(tf.constant(1.0), m)),
-                   tf.concat([m, m], 0), error_class(lambda: tf.concat([m, tf.constant([1.0])], 0)),
+        results = [text(tf.math.add(m, tf.constant(1.0))), error_class(lambda: tf.math.add(tf.constant(1.0), m)),
+                   text(tf.concat([m, m], 0)), error_class(lambda: tf.concat([m, tf.constant([1.0])], 0)),
                    values(tf.concat([tf.constant([1.0]), tf.constant([2.0])], 0))]
     finally:
         tf.experimental.unregister_dispatch_for(add)
@@ -302,7 +307,7 @@ def case_elementwise_dispatch(tf):
             return "mixed"
         results.append(error(lambda: tf.math.multiply(m, m)).__getitem__(0))
         tf.experimental.unregister_dispatch_for(binary)
-        results += [tf.math.multiply(m, tf.constant([1.0, 2.0])),
+        results += [text(tf.math.multiply(m, tf.constant([1.0, 2.0]))),
                     values(tf.math.multiply(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])))]
         tf.experimental.unregister_dispatch_for(mixed)
     finally:
@@ -420,3 +425,8 @@ def case_strict_mode(tf):
 
 
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
+
+# Cases not also run with tests.traced_api.traced(tf) (every function inside tf.function), by name, with the reason.
+TRACED_EXCLUDED = {"strict_mode": "runs its program in a fresh interpreter, which the proxy does not reach"}
+# Documented divergences (docs/divergences.md) in those runs: {case: {path in its result: (placeflow's, reason)}}.
+TRACED_DIVERGENT: dict = {}

@@ -232,3 +232,8 @@ def case_decode_webp_bad(tf):
 from tests.image_more.cases_boxes import *  # noqa: E402,F401,F403 - the NMS and sampled-box cases
 
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
+
+# Cases not also run with tests.traced_api.traced(tf) (every function inside tf.function), by name, with the reason.
+TRACED_EXCLUDED: dict = {}
+# Documented divergences (docs/divergences.md) in those runs: {case: {path in its result: (placeflow's, reason)}}.
+TRACED_DIVERGENT: dict = {}

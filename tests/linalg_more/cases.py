@@ -170,7 +170,8 @@ def case_extract_volume_patches(tf):
 
 
 def case_extract_volume_patches_gradient(tf):
-    x = RNG.randn(1, 3, 4, 3, 2)
+    rng = np.random.RandomState(173)  # its own draws: a case's values never depend on order
+    x = rng.randn(1, 3, 4, 3, 2)
     return grads(tf, lambda t: tf.extract_volume_patches(t, [1, 2, 2, 2, 1], [1, 1, 2, 1, 1], "SAME"), x)
 
 
@@ -201,7 +202,8 @@ def case_parallel_stack(tf):
 
 
 def case_sampled_addmm(tf):
-    m1, m2 = RNG.randn(3, 4).astype(np.float32), RNG.randn(4, 5).astype(np.float32)
+    rng = np.random.RandomState(204)  # its own draws: a case's values never depend on order
+    m1, m2 = rng.randn(3, 4).astype(np.float32), rng.randn(4, 5).astype(np.float32)
     out = tf.sparse.sampled_addmm(tf.constant([[0, 0], [1, 2], [2, 4]]), tf.constant([1.0, 2.0, 3.0]),
                                   tf.constant([3, 5]), m1, m2, beta=0.5, alpha=2.0)
     batch = tf.sparse.sampled_addmm(tf.constant([[[0, 0]], [[1, 1]]]), np.array([[1.0], [2.0]]),
@@ -253,3 +255,8 @@ def case_fftnd_dtype_errors(tf):
 
 
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
+
+# Cases not also run with tests.traced_api.traced(tf) (every function inside tf.function), by name, with the reason.
+TRACED_EXCLUDED: dict = {}
+# Documented divergences (docs/divergences.md) in those runs: {case: {path in its result: (placeflow's, reason)}}.
+TRACED_DIVERGENT: dict = {}

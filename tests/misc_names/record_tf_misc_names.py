@@ -3,7 +3,9 @@
 
 It also runs write_program.py with placeflow (from src/, in a child process: PLACEFLOW_PYTHON, default
 .venv/bin/python) and records what TensorFlow reads back from the files placeflow wrote: the event file
-(audio, graph, trace_export, write_raw_pb summaries) and the SavedModel's fingerprint.pb."""
+(audio, graph, trace_export, write_raw_pb summaries) and the SavedModel's fingerprint.pb.
+Every case runs a second time with tests.traced_api.traced(tf) (each tf function inside tf.function), but
+those in cases.TRACED_EXCLUDED: tf_2_21_traced.json."""
 
 import glob
 import json
@@ -19,7 +21,8 @@ sys.path.insert(0, str(ROOT))
 import tensorflow as tf  # noqa: E402
 from tensorflow.core.protobuf import config_pb2  # noqa: E402
 
-from tests.misc_names.cases import CASES  # noqa: E402
+from tests.misc_names.cases import CASES, TRACED_EXCLUDED  # noqa: E402
+from tests.traced_api import record_traced  # noqa: E402
 
 
 def read_events(logdir) -> list:
@@ -76,3 +79,4 @@ target = pathlib.Path(__file__).with_name("tf_2_21.json")
 target.write_text(json.dumps({"tensorflow": tf.__version__, "cases": results, "reads": read_placeflow_files()},
                              indent=1) + "\n")
 print(f"recorded {len(results)} cases and placeflow's files from TensorFlow {tf.__version__} into {target}")
+record_traced(tf, CASES, TRACED_EXCLUDED, target.with_name("tf_2_21_traced.json"))

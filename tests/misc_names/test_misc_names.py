@@ -15,7 +15,8 @@ import placeflow as tf
 from tests.helpers import same_as_recorded as _same
 from placeflow.framework.protobuf_wire import fields
 from tests.misc_names import write_program
-from tests.misc_names.cases import CASES
+from tests.misc_names.cases import CASES, TRACED_DIVERGENT, TRACED_EXCLUDED
+from tests.traced_api import expected, run_case, traced, traced_names
 
 RECORDING = json.loads(pathlib.Path(__file__).with_name("tf_2_21.json").read_text())
 RECORDED = RECORDING["cases"]
@@ -30,6 +31,20 @@ def test_every_case_was_recorded():
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_case_equals_tensorflow(name):
     _same(json.loads(json.dumps(CASES[name](tf))), RECORDED[name], name)
+
+
+TRACED = json.loads(pathlib.Path(__file__).with_name("tf_2_21_traced.json").read_text())
+
+
+def test_every_case_was_recorded_in_a_function():
+    assert TRACED["tensorflow"] == "2.21.0" and TRACED["excluded"] == TRACED_EXCLUDED
+    assert sorted(TRACED["cases"]) == traced_names(CASES, TRACED_EXCLUDED)
+
+
+@pytest.mark.parametrize("name", traced_names(CASES, TRACED_EXCLUDED))
+def test_case_in_a_function_equals_tensorflow(name):
+    """The case with every tf function run inside tf.function (tests/traced_api.py), against TF's run of it."""
+    _same(run_case(CASES[name], traced(tf)), expected(TRACED["cases"], name, TRACED_DIVERGENT), name)
 
 
 # -- the files TensorFlow read ---------------------------------------------------------------------------------------
@@ -173,10 +188,14 @@ def test_approx_top_k_min_k_is_exact():
     assert values.numpy().tolist() == [[-1.0, 0.5]] and indices.numpy().tolist() == [[1, 3]]
 
 
-def test_ragged_fill_empty_rows_inside_a_function_is_refused():
-    with pytest.raises(NotImplementedError, match="ragged_fill_empty_rows"):
-        tf.function(lambda r: tf.ragged_fill_empty_rows(r, tf.ones([2]), 3, 0.0).output_values)(
-            tf.constant([0, 2], tf.int64))
+def test_ragged_fill_empty_rows_inside_a_function_reads_the_row_ids_when_it_runs():
+    fill = tf.function(lambda r: tf.ragged_fill_empty_rows(r, tf.constant([1.0, 2.0]), 3, 9.0))
+    first, second = fill(tf.constant([0, 2], tf.int64)), fill(tf.constant([1, 1], tf.int64))
+    assert first.output_values.numpy().tolist() == [1.0, 9.0, 2.0]
+    assert second.output_values.numpy().tolist() == [9.0, 1.0, 2.0, 9.0]
+    assert second.empty_row_indicator.numpy().tolist() == [True, False, True]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="is invalid"):
+        fill(tf.constant([0, 3], tf.int64))
 
 
 def test_variable_policies_other_than_none_are_refused_at_save():

@@ -214,3 +214,8 @@ def case_betainc_function(tf):
 
 
 CASES = sorted(name[len("case_"):] for name in globals() if name.startswith("case_"))
+
+# Cases not also run with tests.traced_api.traced(tf) (every function inside tf.function), by name, with the reason.
+TRACED_EXCLUDED: dict = {}
+# Documented divergences (docs/divergences.md) in those runs: {case: {path in its result: (placeflow's, reason)}}.
+TRACED_DIVERGENT: dict = {}

@@ -23,6 +23,8 @@ import pytest
 
 import placeflow as tf
 
+from tests.traced_api import expected, run_case, traced, traced_names
+
 from . import cases
 
 RECORDED = json.loads(pathlib.Path(__file__).with_name("tf_2_21.json").read_text())
@@ -43,7 +45,10 @@ def _tolerance(case: str, dtype: str):
 
 
 def _message(text: str) -> str:
+    """The message without TF's decorations of where the op is: eager `{{function_node ...}}` and `[Op:...]`, and
+    in a graph the node description (its input names are TF's graph's own) after ` for '{{node `."""
     text = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", text)
+    text = re.sub(r" for '\{\{node .*$", "", text)
     return re.sub(r"\s*\[Op:.*$", "", text).strip()
 
 
@@ -105,6 +110,21 @@ def test_every_case_was_recorded_from_tensorflow_2_21():
 @pytest.mark.parametrize("case", cases.CASES)
 def test_case_matches_tensorflow(case):
     _compare(case, getattr(cases, f"case_{case}")(tf), RECORDED["cases"][case])
+
+
+TRACED = json.loads(pathlib.Path(__file__).with_name("tf_2_21_traced.json").read_text())
+
+
+def test_every_case_was_recorded_in_a_function():
+    assert TRACED["tensorflow"] == "2.21.0" and TRACED["excluded"] == cases.TRACED_EXCLUDED
+    assert sorted(TRACED["cases"]) == traced_names(cases.CASES, cases.TRACED_EXCLUDED)
+
+
+@pytest.mark.parametrize("case", traced_names(cases.CASES, cases.TRACED_EXCLUDED))
+def test_case_in_a_function_matches_tensorflow(case):
+    """The case with every tf function run inside tf.function (tests/traced_api.py), against TF's run of it."""
+    _compare(case, run_case(getattr(cases, f"case_{case}"), traced(tf)),
+             expected(TRACED["cases"], case, cases.TRACED_DIVERGENT))
 
 
 def test_public_functions_have_docstrings():

@@ -295,3 +295,17 @@ def case_version_and_autograph(tf):
 
 
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
+
+# Cases not also run with tests.traced_api.traced(tf) (every function inside tf.function), by name, with the reason.
+TRACED_EXCLUDED = {"register_gradient": "fills the process's gradient registry (no op): a second run of it in one "
+                                        "process meets the first run's registrations"}
+# Divergences in those runs: {case: {path in its result: (placeflow's, reason)}}.
+_NUMERICS = ("placeflow's check_numerics covers eager ops: a function run while it is on raises NotImplementedError "
+             "(api/check_numerics.py); TF instruments the function's ops")
+TRACED_DIVERGENT = {
+    "check_numerics": {(i,): (["NotImplementedError", False], _NUMERICS) for i in (0, 1, 4, 5, 6, 7, 9, 10, 11, 12,
+                                                                                    13, 14)},
+    "indexed_slices_spec": {(4,): ("IndexedSlicesSpec(TensorShape([4, 2]), tf.float32, tf.int64, tf.int64, "
+                                   "TensorShape([1]))", "an IndexedSlices argument of a placeflow.function is "
+                                   "captured with its values (TF traces its parts: dense_shape unknown)")},
+}

@@ -2,7 +2,9 @@
 
 Run with a Python that has TensorFlow (not placeflow):
     /tmp/placeflow-tf-venv/bin/python tests/tnp/record_tf_tnp.py
-NumPy behaviour is enabled first (TensorFlow's tnp functions need the tensor methods it adds)."""
+NumPy behaviour is enabled first (TensorFlow's tnp functions need the tensor methods it adds).
+Every case runs a second time with tests.traced_api.traced(tf) (each tf function inside tf.function), but
+those in cases.TRACED_EXCLUDED: tf_2_21_traced.json."""
 
 import json
 import pathlib
@@ -13,6 +15,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 import tensorflow as tf  # noqa: E402
 
 from tests.tnp import cases  # noqa: E402
+from tests.traced_api import record_traced  # noqa: E402
 
 
 def main():
@@ -26,6 +29,8 @@ def main():
     out = pathlib.Path(__file__).with_name("tf_2_21.json")
     out.write_text(json.dumps({"tensorflow": tf.__version__, "results": results}, indent=0, sort_keys=True) + "\n")
     print(f"recorded {len(results)} cases into {out}")
+    record_traced(tf, cases.all_cases(), cases.TRACED_EXCLUDED, out.with_name("tf_2_21_traced.json"),
+                  marker="case raised")
 
 
 if __name__ == "__main__":

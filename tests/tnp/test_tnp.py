@@ -15,6 +15,8 @@ import pytest
 import placeflow as tf
 from placeflow.api.tnp.behavior import _disable_numpy_behavior
 
+from tests.traced_api import expected, run_case, traced, traced_names
+
 from . import cases
 
 RECORDING = json.loads(pathlib.Path(__file__).with_name("tf_2_21.json").read_text())
@@ -74,6 +76,21 @@ def test_case(name):
     except Exception as error:  # noqa: BLE001 - compared with the recording
         got = ["case raised", type(error).__name__, str(error)]
     _same(got, RESULTS[name])
+
+
+TRACED = json.loads(pathlib.Path(__file__).with_name("tf_2_21_traced.json").read_text())
+
+
+def test_every_case_was_recorded_in_a_function():
+    assert TRACED["tensorflow"] == "2.21.0" and TRACED["excluded"] == cases.TRACED_EXCLUDED
+    assert sorted(TRACED["cases"]) == traced_names(CASES, cases.TRACED_EXCLUDED)
+
+
+@pytest.mark.parametrize("name", traced_names(CASES, cases.TRACED_EXCLUDED))
+def test_case_in_a_function(name):
+    """The case with every tf function run inside tf.function (tests/traced_api.py), against TF's run of it."""
+    _same(run_case(CASES[name], traced(tf), "case raised"), expected(TRACED["cases"], name, cases.TRACED_DIVERGENT),
+          name)
 
 
 def test_every_implemented_name_is_covered():

@@ -118,14 +118,22 @@ def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002
     """Zeros with the shape (and dtype) of `input`."""
     _refuse_layout(layout, "zeros_like")
     x = convert_to_tensor(input)
-    return execute("ZerosLike", (x,), x.dtype, name=name) if dtype is None else zeros(x.shape, dtype)
+    return execute("ZerosLike", (x,), x.dtype, name=name) if dtype is None else zeros(_dims_of(x), dtype)
 
 
 def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002
     """Ones with the shape (and dtype) of `input`."""
     _refuse_layout(layout, "ones_like")
     x = convert_to_tensor(input)
-    return execute("OnesLike", (x,), x.dtype, name=name) if dtype is None else ones(x.shape, dtype)
+    return execute("OnesLike", (x,), x.dtype, name=name) if dtype is None else ones(_dims_of(x), dtype)
+
+
+def _dims_of(x):
+    """x's static shape when every dimension is known, else its shape when the graph runs (tf.shape)."""
+    dims = x.shape
+    if dims is not None and all(d is not None for d in dims):
+        return dims
+    return shape(x)
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
@@ -135,13 +143,17 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     tensors = [as_tensor_or_none(v) for v in (start, limit, delta)]
     if any(t is not None and not hasattr(t, "numpy") for t in tensors):  # a bound known only when a graph runs
         return _range_of_tensors(start, limit, delta, dtype, name)
-    values = [float(t.numpy()) if t is not None else v for t, v in zip(tensors, (start, limit, delta))]
+    values = [t.numpy().item() if t is not None else v for t, v in zip(tensors, (start, limit, delta))]
     for value in values:
         if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.number)):
             raise TypeError(f"tf.range takes numbers (or numeric scalar tensors) for start, limit and delta; got "
                             f"{value!r}")
-    if dtype is None:
-        dtype = dtypes.float32 if any(isinstance(v, float) for v in values) else dtypes.int32
+    if dtype is None:  # TF: the widest of the arguments' dtypes (tensors' own; Python ints int32, floats float32)
+        hierarchy = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
+        kinds = [t.dtype if t is not None and t.dtype in hierarchy else
+                 (dtypes.float32 if isinstance(v, (float, np.floating)) else dtypes.int32)
+                 for t, v in zip(tensors, values)]
+        dtype = max(kinds, key=hierarchy.index)
     dtype = dtypes.as_dtype(dtype)
     return execute("Range", (), dtype, {"start": values[0], "limit": values[1], "delta": values[2], "dtype": dtype},
                    name=name)

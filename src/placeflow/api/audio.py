@@ -7,7 +7,6 @@ import collections
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
 from ..framework import dtypes
-from ..framework.errors import InvalidArgumentError
 
 DecodeWav = collections.namedtuple("DecodeWav", ["audio", "sample_rate"])
 
@@ -25,7 +24,9 @@ def encode_wav(audio, sample_rate, name=None):
     """The bytes of a 16-bit PCM WAV file of float32 `audio` [samples, channels] (values clipped to [-1, 1))."""
     audio = convert_to_tensor(audio)
     if audio.dtype != dtypes.float32:
-        raise InvalidArgumentError(None, None, f"cannot compute EncodeWav as input #0(zero-based) was expected to "
-                                               f"be a float tensor but is a {audio.dtype.name} tensor")
+        from ..framework import build_errors
+        raise build_errors.input_type_mismatch("EncodeWav", "audio", audio.dtype, dtypes.float32, (
+            f"cannot compute EncodeWav as input #0(zero-based) was expected to be a float tensor but is a "
+            f"{audio.dtype.name} tensor"))
     rate = convert_to_tensor(sample_rate, dtype=dtypes.int32)
     return execute("EncodeWav", (audio, rate), dtypes.float32, name=name)

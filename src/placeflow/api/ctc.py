@@ -49,18 +49,34 @@ def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True,
         blank += _classes(logits)
     labels = convert_to_tensor(labels)
     if labels.dtype not in _LABEL_TYPES:
+        from ..framework import build_errors
         name = {"float32": "float", "float64": "double", "float16": "half"}.get(labels.dtype.name, labels.dtype.name)
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'TI' of {name} is not in the "
-                                                      "list of allowed values: uint8, int8, int32, int64")
-    if logits.dtype == dtypes.float64:
-        raise errors.InvalidArgumentError(None, None, "cannot compute Mul as input #1(zero-based) was expected to be "
-                                                      "a double tensor but is a float tensor [Op:Mul]")
+        raise build_errors.dtype_not_allowed("indices", labels.dtype, ("uint8", "int8", "int32", "int64"), (
+            f"Value for attr 'TI' of {name} is not in the list of allowed values: uint8, int8, int32, int64"))
+    if logits.dtype == dtypes.float64:  # TF multiplies the float64 logits by a float32 mask
+        from ..framework import build_errors
+        raise build_errors.input_type_mismatch("Mul", "y", dtypes.float32, dtypes.float64, (
+            "cannot compute Mul as input #1(zero-based) was expected to be a double tensor but is a float tensor "
+            "[Op:Mul]"), of_argument="x")
+    _check_label_length(label_length, logits, logits_time_major)
     original = logits.dtype
     if original in _HALF:
         logits = math_ops.cast(logits, dtypes.float32)
     loss = execute("CTCLossDense", (logits, labels, convert_to_tensor(label_length), convert_to_tensor(logit_length)),
                    logits.dtype, {"blank_index": blank, "time_major": bool(logits_time_major)}, name=name)[0]
     return math_ops.cast(loss, original) if original in _HALF else loss
+
+
+def _check_label_length(label_length, logits, time_major) -> None:
+    """While a graph is built, TF's dense loss multiplies a [batch, ...] mask by the label lengths: their shapes must
+    agree then (ValueError); eagerly the kernel checks them."""
+    from ..framework import build_errors
+    lengths = convert_to_tensor(label_length)
+    batch = logits.shape[1 if time_major else 0] if logits.shape is not None and len(logits.shape) == 3 else None
+    if build_errors.building() and lengths.shape is not None and len(lengths.shape) == 1 and \
+            None not in (lengths.shape[0], batch) and lengths.shape[0] != batch:
+        raise ValueError(f"Dimensions must be equal, but are {lengths.shape[0]} and {batch} for '{{{{node mul}}}}' "
+                         f"with input shapes: [{lengths.shape[0]}], [{batch}].")
 
 
 def _sparse_loss(labels, inputs, sequence_length, collapse, merge, ignore, time_major):

@@ -22,6 +22,7 @@ import types
 import typing
 
 from ..eager.tensor import EagerTensor
+from ..framework import tf_types
 
 _ORIGINAL = "_placeflow_dispatch_original"
 
@@ -72,6 +73,8 @@ def _matches(value, annotation) -> bool:
     if origin in (list, typing.List):
         (item,) = typing.get_args(annotation) or (object,)
         return isinstance(value, (list, tuple)) and all(_matches(v, item) for v in value)
+    if annotation is EagerTensor:  # tf.Tensor: graph tensors are tensors too (inside a function)
+        return isinstance(value, tf_types.Tensor)
     return isinstance(value, annotation)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
-from ..framework import dtypes, errors
+from ..framework import build_errors, dtypes, errors
 from . import array_ops, indexing, math_ops
 
 _MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
@@ -42,9 +42,13 @@ def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2, in
     """(SSIM, contrast-structure) per channel (or the SSIM map), with a VALID Gaussian window."""
     from .nn import depthwise_conv2d
     height, width, channels = (int(v) for v in img1.shape[-3:])
-    if height < filter_size or width < filter_size:
-        raise errors.InvalidArgumentError(None, None, f"Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
-                                                      f"Summarized data: {', '.join(str(int(v)) for v in img1.shape)}")
+    if height < filter_size or width < filter_size:  # in a graph, TF's VALID window fails first, while building
+        too_small = min(height, width)
+        raise build_errors.invalid(
+            f"Negative dimension size caused by subtracting {int(filter_size)} from {too_small} for "
+            f"'{{{{node SSIM/depthwise}}}}' with input shapes: {build_errors.shapes_text(img1)}.",
+            f"Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: "
+            f"{', '.join(str(int(v)) for v in img1.shape)}")
     kernel = convert_to_tensor(np.tile(_gaussian(int(filter_size), float(filter_sigma)), [1, 1, channels, 1]))
 
     def reducer(x):
@@ -142,10 +146,12 @@ def _refuse_random_noise(x, offsets, rows, cols, centered, normalized, noise):
                                   "inside the image (TensorFlow fills the rest from its own random stream); use "
                                   "noise='zero'.")
     if known is None or images is None:
+        if build_errors.building():  # seen when the graph runs: the kernel refuses a glimpse reaching outside then
+            return
         raise refusal
     try:
         _extract_glimpse(np, np.zeros(images.shape, np.float32), known, (rows, cols), centered, normalized, noise)
-    except errors.InvalidArgumentError as exc:
+    except errors.UnimplementedError as exc:
         if "noise" in str(exc):
             raise refusal from None
 
@@ -196,8 +202,8 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
     indices, valid = execute("_NonMaxSuppressionPadded", (flat_boxes, flat_scores), flat_boxes.dtype, attrs,
                              name=name)
     valid = array_ops.reshape(valid, lead)
-    if not pad_to_max_output_size:
-        return indexing.slice(indices[0], [0], array_ops.reshape(valid, [1])), valid
+    if not pad_to_max_output_size:  # the first `valid` (known when the graph runs, inside a function)
+        return indexing.gather(indices[0], array_ops.range(array_ops.reshape(valid, []), dtype=valid.dtype)), valid
     return array_ops.reshape(indices, lead + [size]), valid
 
 

@@ -87,8 +87,9 @@ def decode_webp(contents, channels=0, dtype=dtypes.uint8, name=None):
     from ..framework import errors
     from .image_codecs import _contents
     if dtypes.as_dtype(dtype) != dtypes.uint8:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {dtypes.as_dtype(dtype).name} is not "
-                                                      "in the list of allowed values: uint8")
+        from ..framework import build_errors
+        raise build_errors.dtype_not_allowed("dtype", dtypes.as_dtype(dtype), ("uint8",), (
+            f"Value for attr 'dtype' of {dtypes.as_dtype(dtype).name} is not in the list of allowed values: uint8"))
     channels = int(channels or 0)
     if channels not in (0, 3, 4):
         raise errors.InvalidArgumentError(None, None, "WebP only supports 3 or 4 channels")

@@ -189,8 +189,12 @@ def _known_paddings(paddings) -> list:
 def _host_scalar(value, dtype):
     read = getattr(value, "numpy", None)
     if read is None and hasattr(value, "dtype") and hasattr(value, "op"):
-        raise NotImplementedError("pad(constant_values=<a traced tensor>) is not implemented in placeflow; pass a "
-                                  "Python number or an eager tensor.")
+        from .array_ops import get_static_value
+        known = get_static_value(value)   # a constant of the graph being built (a Python number converted)
+        if known is None:
+            raise NotImplementedError("pad(constant_values=<a tensor computed when the graph runs>) is not "
+                                      "implemented in placeflow; pass a Python number, a constant or an eager tensor.")
+        return np.asarray(known, dtype=dtype.numpy_dtype)
     return np.asarray(read() if read is not None else value, dtype=dtype.numpy_dtype)
 
 

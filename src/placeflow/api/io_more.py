@@ -1,7 +1,7 @@
 """More of tf.io: SparseTensors as TensorProto bytes (serialize_sparse, serialize_many_sparse,
 deserialize_many_sparse), the JSON form of a tf.train.Example to its bytes (decode_json_example), and file name
-patterns (matching_files, match_filenames_once). They run on the host eagerly (and so in tf.data's map); inside
-`function` they are refused by name."""
+patterns (matching_files, match_filenames_once). They run on the host: eagerly (and so in tf.data's map) at once,
+inside `function` each time the graph runs (a host callback with TF's static shapes)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,31 @@ def _eager_only(what: str):
     if graph_mode.active() is not None:
         raise NotImplementedError(f"tf.io.{what} inside a function or graph is not implemented in placeflow; call it "
                                   "eagerly (tf.data's map does) or before the function.")
+
+
+def _when_run(fn, inputs, out_types, shapes):
+    """Inside a graph: `fn` (this module's eager implementation) on the values of `inputs` each time the graph runs
+    (a host callback, as TF's kernels run on the host), its outputs given the static `shapes` TF's ops have."""
+    from .script_ops import numpy_function
+    outputs = numpy_function(lambda *arrays: [np.asarray(out.numpy(), dtype=object if t == dtypes.string else None)
+                                              for out, t in zip(_listed(fn(*arrays)), out_types)],
+                             list(inputs), list(out_types), stateful=False)
+    outputs = outputs if isinstance(outputs, list) else [outputs]
+    for out, shape in zip(outputs, shapes):
+        out.set_shape(shape)
+    return outputs
+
+
+def _listed(result) -> list:
+    from .sparse import SparseTensor
+    if isinstance(result, SparseTensor):
+        return [result.indices, result.values, result.dense_shape]
+    return [result]
+
+
+def _static_rank_at_most(tensor, rank: int) -> None:
+    if tensor.shape is not None and len(tensor.shape) > rank:
+        raise ValueError(f"Shape must be at most rank {rank} but is rank {len(tensor.shape)}")
 
 
 def _string_tensor(values):
@@ -84,16 +109,18 @@ def _decode_part(data: bytes) -> tuple:
 
 def serialize_sparse(sp_input, out_type=dtypes.string, name=None):
     """A [3] string tensor: the TensorProto bytes of the indices, values and dense_shape of `sp_input`."""
-    _eager_only("serialize_sparse")
     _check_out_type(out_type, "serialize_sparse")
+    if graph_mode.active() is not None:
+        return _sparse_when_run(serialize_sparse, sp_input, [3])
     indices, values, shape = _sparse_parts(sp_input, "serialize_sparse")
     return _string_tensor(_serialized(indices, values.numpy(), values.dtype, shape))
 
 
 def serialize_many_sparse(sp_input, out_type=dtypes.string, name=None):
     """A [N, 3] string tensor: serialize_sparse of each of the N rows (first dimension) of `sp_input`."""
-    _eager_only("serialize_many_sparse")
     _check_out_type(out_type, "serialize_many_sparse")
+    if graph_mode.active() is not None:
+        return _sparse_when_run(serialize_many_sparse, sp_input, [None, 3])
     indices, values, shape = _sparse_parts(sp_input, "serialize_many_sparse")
     if len(shape) < 2:
         raise errors.InvalidArgumentError(None, None, f"Rank of input SparseTensor should be > 1, but saw rank: "
@@ -102,6 +129,16 @@ def serialize_many_sparse(sp_input, out_type=dtypes.string, name=None):
     rows = [_serialized(indices[indices[:, 0] == row, 1:], array[indices[:, 0] == row], values.dtype, shape[1:])
             for row in range(int(shape[0]))]
     return _string_tensor(np.asarray(rows, dtype=object).reshape(-1, 3))
+
+
+def _sparse_when_run(fn, sp_input, shape):
+    from .sparse import SparseTensor
+    if not isinstance(sp_input, SparseTensor):
+        raise TypeError(f"tf.io.{fn.__name__} takes a SparseTensor; got {type(sp_input).__name__}. Make one with "
+                        "tf.sparse.SparseTensor or tf.sparse.from_dense.")
+    parts = (sp_input.indices, sp_input.values, sp_input.dense_shape)
+    return _when_run(lambda i, v, d: fn(SparseTensor(i, convert_to_tensor(v, dtype=sp_input.dtype), d)), parts,
+                     [dtypes.string], [shape])[0]
 
 
 def _decoded(serialized: list, dtype, position: int) -> tuple:
@@ -116,8 +153,16 @@ def _decoded(serialized: list, dtype, position: int) -> tuple:
 def deserialize_many_sparse(serialized_sparse, dtype, rank=None, name=None):
     """One SparseTensor from a [..., 3] tensor of serialized SparseTensors: the leading dimensions become its first
     ones, and each later dimension is the largest among them."""
-    _eager_only("deserialize_many_sparse")
     from .sparse import SparseTensor
+    if graph_mode.active() is not None:  # TF's shape function: a [N, 3] matrix
+        tensor, dtype = convert_to_tensor(serialized_sparse), dtypes.as_dtype(dtype)
+        if tensor.shape is not None and len(tensor.shape) != 2:
+            raise ValueError(f"Shape must be rank 2 but is rank {len(tensor.shape)}")
+        if tensor.shape is not None and tensor.shape[1] is not None and tensor.shape[1] != 3:
+            raise ValueError(f"Dimension must be 3 but is {tensor.shape[1]}")
+        parts = _when_run(lambda s: deserialize_many_sparse(s, dtype, rank), [tensor],
+                          [dtypes.int64, dtype, dtypes.int64], [[None, None], [None], [None]])
+        return SparseTensor(*parts)
     array = np.asarray(convert_to_tensor(serialized_sparse).numpy(), dtype=object)
     dtype = dtypes.as_dtype(dtype)
     if array.ndim < 1 or array.shape[-1] != 3:
@@ -259,8 +304,9 @@ def _example_bytes(text) -> bytes:
 def decode_json_example(json_examples, name=None):
     """The tf.train.Example bytes of each JSON-encoded Example (protocol buffers' JSON mapping: int64 values as
     numbers or strings, bytes in base64), shaped as `json_examples`."""
-    _eager_only("decode_json_example")
     tensor = convert_to_tensor(json_examples, dtype=dtypes.string)
+    if graph_mode.active() is not None:
+        return _when_run(decode_json_example, [tensor], [dtypes.string], [tensor.shape])[0]
     array = np.asarray(tensor.numpy(), dtype=object)
     out = np.empty(array.shape, dtype=object)
     for at, text in np.ndenumerate(array):
@@ -272,7 +318,10 @@ def decode_json_example(json_examples, name=None):
 
 def matching_files(pattern, name=None):
     """A 1-D string tensor of the files matching the glob `pattern` (a string or a 1-D tensor of them), sorted."""
-    _eager_only("matching_files")
+    if graph_mode.active() is not None:
+        tensor = convert_to_tensor(pattern, dtype=dtypes.string)
+        _static_rank_at_most(tensor, 1)
+        return _when_run(matching_files, [tensor], [dtypes.string], [[None]])[0]
     patterns = np.asarray(convert_to_tensor(pattern, dtype=dtypes.string).numpy(), dtype=object)
     if patterns.ndim > 1:
         raise errors.InvalidArgumentError(None, None, f"Input patterns tensor must be scalar or vector, but had "

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
-from ..framework import dtypes, errors
+from ..framework import build_errors, dtypes, errors
 from . import array_ops, indexing, math_ops
 
 
@@ -34,6 +34,8 @@ def logm(input, name=None):  # noqa: A002
 # -- conjugate gradient ----------------------------------------------------------------------------------------
 
 CGState = collections.namedtuple("CGState", ["i", "x", "r", "p", "gamma"])
+_REAL_TYPES = ("float32", "float64", "int32", "uint8", "int16", "int8", "int64", "bfloat16", "uint16", "float16",
+               "uint32", "uint64")   # TF's Greater, which compares the residual norms
 
 
 def _dot(a, b):
@@ -51,9 +53,9 @@ def conjugate_gradient(operator, rhs, preconditioner=None, x=None, tol=1e-5, max
                          f"is_self_adjoint=True and is_positive_definite=True on it).")
     rhs = convert_to_tensor(rhs, dtype=operator.dtype)
     if rhs.dtype.is_complex:  # TF 2.21 compares complex residual norms with > there: InvalidArgumentError
-        raise errors.InvalidArgumentError(None, None, f"conjugate_gradient of a {rhs.dtype.name} operator is not "
-                                                      f"supported (as in TensorFlow 2.21); solve the real system "
-                                                      f"[[Re, -Im], [Im, Re]] instead.")
+        raise build_errors.dtype_not_allowed("x", rhs.dtype, _REAL_TYPES, (
+            f"conjugate_gradient of a {rhs.dtype.name} operator is not supported (as in TensorFlow 2.21); solve the "
+            f"real system [[Re, -Im], [Im, Re]] instead."))
     x = array_ops.zeros_like(rhs) if x is None else convert_to_tensor(x, dtype=rhs.dtype)
     precondition = (lambda v: v) if preconditioner is None else preconditioner.matvec
     r = rhs - operator.matvec(x)
@@ -89,8 +91,9 @@ experimental.conjugate_gradient = conjugate_gradient
 def _five(values, what) -> tuple:
     values = [int(v) for v in values]
     if len(values) != 5:
-        raise errors.InvalidArgumentError(None, None, f"{what} must have 5 entries [1, planes, rows, cols, 1]; got "
-                                                      f"{values}")
+        graph_text = f"Attr '{what}' of 'ExtractVolumePatches' Op passed list of length {len(values)} less than " \
+                     f"minimum 5." if len(values) < 5 else f"{what} must have 5 entries [1, planes, rows, cols, 1]"
+        raise build_errors.invalid(graph_text, f"{what} must have 5 entries [1, planes, rows, cols, 1]; got {values}")
     if values[0] != 1 or values[4] != 1:
         raise errors.UnimplementedError(None, None, f"Only support {what} across space; got {values}, expected "
                                                     f"[1, planes, rows, cols, 1].")
@@ -111,13 +114,15 @@ def extract_volume_patches(input, ksizes, strides, padding, name=None):  # noqa:
         raise _shape_error(f"input must be 5-dimensional [batch, planes, rows, cols, depth]; got shape "
                            f"{list(x.shape)} (rank {len(x.shape)}).")
     if x.dtype not in _PATCH_DTYPES:
-        raise errors.InvalidArgumentError(None, None, f"extract_volume_patches: input dtype {x.dtype.name} is not "
-                                                      f"one of {sorted(t.name for t in _PATCH_DTYPES)}; cast it.")
+        raise build_errors.dtype_not_allowed("input", x.dtype, _REAL_TYPES, (
+            f"extract_volume_patches: input dtype {x.dtype.name} is not one of "
+            f"{sorted(t.name for t in _PATCH_DTYPES)}; cast it."))
     sizes, steps = _five(ksizes, "ksizes"), _five(strides, "strides")
     padding = str(padding).upper()
     if padding not in ("SAME", "VALID"):
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
-                                                      "of allowed values: \"SAME\", \"VALID\"")
+        raise build_errors.string_not_allowed("ExtractVolumePatches", "padding", padding, ("SAME", "VALID"),
+                                              f"Value for attr 'padding' of \"{padding}\" is not in the list of "
+                                              "allowed values: \"SAME\", \"VALID\"")
     spans = [_span(int(x.shape[k + 1]), sizes[k], steps[k], 1, padding) for k in range(3)]
     counts = [count for count, _ in spans]
     if padding == "SAME" and any(sum(pads) for _, pads in spans):
@@ -151,9 +156,10 @@ def edit_distance(hypothesis, truth, normalize=True, name="edit_distance"):
     if not isinstance(truth, SparseTensor):
         raise TypeError(f"Truth must be a SparseTensor; got {type(truth).__name__}.")
     if hypothesis.values.dtype != truth.values.dtype:
-        raise errors.InvalidArgumentError(None, None, f"edit_distance: hypothesis values are "
-                                                      f"{hypothesis.values.dtype.name} but truth values "
-                                                      f"{truth.values.dtype.name}; cast one to the other.")
+        raise build_errors.input_type_mismatch(
+            "EditDistance", "truth_values", truth.values.dtype, hypothesis.values.dtype,
+            f"edit_distance: hypothesis values are {hypothesis.values.dtype.name} but truth values "
+            f"{truth.values.dtype.name}; cast one to the other.", of_argument="hypothesis_values")
     inputs = (hypothesis.indices, hypothesis.values, math_ops.cast(hypothesis.dense_shape, dtypes.int64),
               truth.indices, truth.values, math_ops.cast(truth.dense_shape, dtypes.int64))
     return execute("EditDistance", inputs, hypothesis.values.dtype, {"normalize": bool(normalize)}, name=name)
@@ -171,6 +177,10 @@ def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0,
     if given is not None and np.any(np.asarray(given).reshape(-1, 2) != expected):
         raise ValueError(f"sampled_addmm: dense_shape {np.asarray(given).tolist()} must be the product's shape "
                          f"{expected} (mat1's rows, mat2's columns).")
+    if given is None:  # computed when the graph runs: checked then (InvalidArgumentError, as TF's shapes fail)
+        from .debugging_ops import assert_equal
+        assert_equal(array_ops.reshape(dense_shape, [-1, 2]), expected, message=(
+            f"sampled_addmm: dense_shape must be the product's shape {expected} (mat1's rows, mat2's columns)"))
     out = convert_to_tensor(alpha, dtype=output_type) * _sampled(product, indices) + \
         convert_to_tensor(beta, dtype=output_type) * values
     return indices, out, dense_shape

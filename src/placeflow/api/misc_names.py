@@ -21,7 +21,7 @@ import numpy as np
 
 from ..eager.convert import convert_to_tensor
 from ..eager.tensor import EagerTensor
-from ..framework import dtypes, errors
+from ..framework import build_errors, dtypes, errors
 from ..framework.protobuf_wire import field_bytes, field_double, field_varint, fields
 from ..framework.tf_types import Tensor as _TensorBase
 from ..framework.tracking import Trackable
@@ -41,7 +41,7 @@ def conv(input, filter, strides, padding, explicit_paddings=(), data_format="CHA
     from .indexing import pad
     from .nn import conv2d, conv3d
     x, w = convert_to_tensor(input), convert_to_tensor(filter)
-    _check_conv_args(x, w, data_format, batch_dims, groups)
+    _check_conv_args(x, w, data_format, batch_dims, groups, padding)
     spatial = len(w.shape) - 2
     if padding == "EXPLICIT":
         pairs = np.asarray(list(explicit_paddings), dtype=np.int64).reshape(-1, 2)
@@ -59,9 +59,15 @@ def conv(input, filter, strides, padding, explicit_paddings=(), data_format="CHA
     return op(x, w, list(strides), padding, dilations=rates[1:-1], name=name)
 
 
-def _check_conv_args(x, w, data_format, batch_dims, groups):
+def _check_conv_args(x, w, data_format, batch_dims, groups, padding):
     if len(w.shape) not in (4, 5):
-        raise _invalid(f"The filter must be rank 4 or 5 but got {len(w.shape)}")
+        graph_text = f"Input tensor must be rank 4 or 5, excluding extra batch dimensions, but got: {len(x.shape)}" \
+            if len(x.shape) not in (4, 5) else f"Filter must be rank 4 or 5, but got: {len(w.shape)}"
+        raise build_errors.invalid(graph_text, f"The filter must be rank 4 or 5 but got {len(w.shape)}")
+    if padding not in ("SAME", "VALID", "EXPLICIT"):
+        raise build_errors.string_not_allowed("Conv", "padding", padding, ("SAME", "VALID", "EXPLICIT"), (
+            f"Value for attr 'padding' of \"{padding}\" is not in the list of allowed values: \"SAME\", \"VALID\", "
+            f"\"EXPLICIT\""))
     if data_format != "CHANNELS_LAST":
         raise NotImplementedError(f"tf.conv(data_format={data_format!r}) is not implemented in placeflow: "
                                   "transpose the input to channels-last and use data_format='CHANNELS_LAST'.")
@@ -170,9 +176,11 @@ def _fill_plan(rowids, nrows: int, count: int):
 
 def ragged_fill_empty_rows(value_rowids, values, nrows, default_value, name=None):
     """The ragged rows of (value_rowids, values) with each empty row of `nrows` given one `default_value`
-    (TensorFlow's RaggedFillEmptyRows); eager only, differentiable in `values` and `default_value`."""
+    (TensorFlow's RaggedFillEmptyRows); differentiable in `values` and `default_value`."""
     from .array_ops import concat, reshape
     from .indexing import gather
+    if build_errors.building():
+        return _fill_when_run(value_rowids, values, nrows, default_value)
     rowids = _host_ints(value_rowids, "ragged_fill_empty_rows")
     n = int(_host_ints(nrows, "ragged_fill_empty_rows"))
     vals = convert_to_tensor(values)
@@ -184,12 +192,41 @@ def ragged_fill_empty_rows(value_rowids, values, nrows, default_value, name=None
                                convert_to_tensor(reverse))
 
 
+def _fill_when_run(value_rowids, values, nrows, default_value):
+    """ragged_fill_empty_rows while a graph is built: TF's shape checks now, the row plan from the row ids' values
+    when the graph runs (a host callback), the values gathered by graph ops (so gradients reach them)."""
+    from .array_ops import concat, reshape, shape
+    from .indexing import gather
+    from .script_ops import numpy_function
+    rowids = convert_to_tensor(value_rowids, dtype=dtypes.int64)
+    n = convert_to_tensor(nrows, dtype=dtypes.int64)
+    vals = convert_to_tensor(values)
+    default = convert_to_tensor(default_value, dtype=vals.dtype)
+    for tensor, rank in ((rowids, 1), (vals, 1), (n, 0), (default, 0)):
+        if tensor.shape is not None and len(tensor.shape) != rank:
+            raise ValueError(f"Shape must be rank {rank} but is rank {len(tensor.shape)} for "
+                             f"'{{{{node RaggedFillEmptyRows}}}}'")
+    counts = (rowids.shape[0] if rowids.shape is not None else None, vals.shape[0] if vals.shape is not None else None)
+    if None not in counts and counts[0] != counts[1]:
+        raise ValueError(f"Dimensions must be equal, but are {counts[0]} and {counts[1]} for "
+                         f"'{{{{node RaggedFillEmptyRows}}}}'")
+    out_rows, sources, empty, reverse = numpy_function(
+        lambda r, k, c: list(_fill_plan(np.asarray(r, np.int64), int(k), int(c))),
+        [rowids, n, shape(vals, out_type=dtypes.int64)[0]], [dtypes.int64] * 2 + [dtypes.bool, dtypes.int64],
+        stateful=False)
+    pool = concat([vals, reshape(default, [1])], 0)
+    return RaggedFillEmptyRows(out_rows, gather(pool, sources), empty, reverse)
+
+
 def ragged_fill_empty_rows_grad(reverse_index_map, grad_values, name=None):
     """(gradient for `values`, gradient for `default_value`) of ragged_fill_empty_rows from its outputs' gradient."""
     from .indexing import gather
     from .math_ops import reduce_sum, subtract
-    reverse = _host_ints(reverse_index_map, "ragged_fill_empty_rows_grad")
     grads = convert_to_tensor(grad_values)
+    if build_errors.building():  # the gather checks the indices when the graph runs
+        d_values = gather(grads, convert_to_tensor(reverse_index_map, dtype=dtypes.int64))
+        return RaggedFillEmptyRowsGrad(d_values, subtract(reduce_sum(grads), reduce_sum(d_values)))
+    reverse = _host_ints(reverse_index_map, "ragged_fill_empty_rows_grad")
     if reverse.size and (reverse.min() < 0 or reverse.max() >= grads.shape[0]):
         raise _invalid(f"reverse_index_map {reverse.tolist()} must index the {grads.shape[0]} gradient rows.")
     d_values = gather(grads, reverse)

@@ -5,11 +5,15 @@ import numpy as np
 
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
-from ..framework import dtypes, errors
+from ..framework import build_errors, dtypes, errors
 
 
-def _invalid(message):
-    return errors.InvalidArgumentError(None, None, message)
+def _invalid(message, graph_message=None):
+    """The kernel's InvalidArgumentError eagerly; while a graph is built, TF's shape function's ValueError
+    (`graph_message`, when TF's shape function checks it)."""
+    if graph_message is None:
+        return errors.InvalidArgumentError(None, None, message)
+    return build_errors.invalid(graph_message, message)
 
 
 def _matrix(value, rows, what):
@@ -20,7 +24,10 @@ def _matrix(value, rows, what):
     flat = [int(v) for v in np.asarray(known).reshape(-1)]
     given = tuple(value.shape) if hasattr(value, "shape") else np.shape(np.asarray(value))
     if len(flat) != 2 * rows or len(given) != 2:
-        raise _invalid(f"{what} should have shape [{rows}, 2] instead of [{','.join(str(g) for g in given)}]")
+        shown = ",".join(str(g) for g in given)
+        raise _invalid(f"{what} should have shape [{rows}, 2] instead of [{shown}]",
+                       f"Dimension 0 in both shapes must be equal, but are {given[0] if given else 0} and {rows}. "
+                       f"Shapes are [{shown}] and [{rows},2].")
     return [list(flat[2 * i:2 * i + 2]) for i in range(rows)]
 
 
@@ -40,15 +47,17 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):  # noqa: A002 - 
     pads = _matrix(paddings, m, "paddings")
     for i, b in enumerate(blocks):
         if b < 1:
-            raise _invalid(f"All values in block_shape must be positive, got value, {b} at index {i}.")
+            raise _invalid(f"All values in block_shape must be positive, got value, {b} at index {i}.",
+                           "block_shape must be positive")
     if any(p < 0 for row in pads for p in row):
-        raise _invalid("Paddings must be non-negative")
+        raise _invalid("Paddings must be non-negative", "paddings cannot be negative")
     rank = len(x.shape)
     padded = pad(x, [[0, 0]] + pads + [[0, 0]] * (rank - 1 - m)) if any(p for r in pads for p in r) else x
     dims = _dims(padded)
     for i, b in enumerate(blocks):
         if isinstance(dims[i + 1], int) and dims[i + 1] % b:
-            raise _invalid(f"padded_shape[{i}]={dims[i + 1]} is not divisible by block_shape[{i}]={b}")
+            raise _invalid(f"padded_shape[{i}]={dims[i + 1]} is not divisible by block_shape[{i}]={b}",
+                           f"Dimension size must be evenly divisible by {b} but is {dims[i + 1]}")
     split = [dims[0]] + [v for i, b in enumerate(blocks) for v in (dims[i + 1] // b, b)] + dims[m + 1:]
     perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + list(range(1 + 2 * m, len(split)))
     moved = transpose(reshape(padded, split), perm)
@@ -80,10 +89,12 @@ def batch_to_space(input, block_shape, crops, name=None):  # noqa: A002
     dims = _dims(x)
     total = int(np.prod(blocks))
     if isinstance(dims[0], int) and dims[0] % total:
-        raise _invalid(f"Input batch dimension ({dims[0]}) is not divisible by product of block sizes ({total})")
+        raise _invalid(f"Input batch dimension ({dims[0]}) is not divisible by product of block sizes ({total})",
+                       f"Dimension size must be evenly divisible by {total} but is {dims[0]}")
     for i, b in enumerate(blocks):
         if isinstance(dims[i + 1], int) and dims[i + 1] * b - sum(cuts[i]) < 0:
-            raise _invalid(f"cropped_shape[{i}]={dims[i + 1] * b - sum(cuts[i])} must be non-negative")
+            raise _invalid(f"cropped_shape[{i}]={dims[i + 1] * b - sum(cuts[i])} must be non-negative",
+                           f"Negative dimension size caused by subtracting {sum(cuts[i])} from {dims[i + 1] * b}")
     batch = dims[0] // total
     grid = reshape(x, blocks + [batch] + dims[1:])
     perm = [m] + [v for i in range(m) for v in (m + 1 + i, i)] + list(range(2 * m + 1, m + len(dims)))
@@ -188,18 +199,20 @@ def _nhwc_morphology(data_format):
                          f"data_format={data_format}")
 
 
-def _attr4(value, what):
+def _attr4(value, what, op="Dilation2D"):
     values = [int(v) for v in value]
     if len(values) != 4:
-        raise errors.InvalidArgumentError(None, None, f"Length for attr '{what}' of {len(values)} must be at least "
-                                                      f"minimum 4")
+        graph_text = f"Attr '{what}' of '{op}' Op passed list of length {len(values)} less than minimum 4." \
+            if len(values) < 4 else f"Length for attr '{what}' of {len(values)} must be 4"
+        raise _invalid(f"Length for attr '{what}' of {len(values)} must be at least minimum 4", graph_text)
     return tuple(values)
 
 
-def _padding(padding):
+def _padding(padding, op="Dilation2D"):
     if padding not in ("SAME", "VALID"):
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'padding' of \"{padding}\" is not in the list "
-                                                      "of allowed values: \"SAME\", \"VALID\"")
+        raise build_errors.string_not_allowed(op, "padding", padding, ("SAME", "VALID"),
+                                              f"Value for attr 'padding' of \"{padding}\" is not in the list of "
+                                              "allowed values: \"SAME\", \"VALID\"")
     return padding
 
 
@@ -238,10 +251,10 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", out
     out_type = dtypes.as_dtype(output_dtype)
     if out_type not in (dtypes.int32, dtypes.int64):
         from .nn import _attr_name
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Targmax' of {_attr_name(out_type)} is not in "
-                                                      f"the list of allowed values: int32, int64")
+        raise build_errors.dtype_not_allowed("Targmax", out_type, ("int32", "int64"), (
+            f"Value for attr 'Targmax' of {_attr_name(out_type)} is not in the list of allowed values: int32, int64"))
     values, argmax = execute("MaxPoolWithArgmax", (x,), x.dtype, {
-        "ksize": _four(ksize, "ksize"), "strides": _four(strides, "strides"), "padding": _padding(padding),
+        "ksize": _four(ksize, "ksize"), "strides": _four(strides, "strides"), "padding": _padding(padding, "MaxPoolWithArgmax"),
         "Targmax": out_type, "include_batch_in_index": bool(include_batch_in_index)}, name=name)
     from collections import namedtuple
     return namedtuple("MaxPoolWithArgmax", ["output", "argmax"])(values, argmax)

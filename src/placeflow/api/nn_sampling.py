@@ -11,9 +11,9 @@ import numpy as np
 
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
-from ..framework import dtypes, errors
+from ..framework import dtypes, errors, graph_mode
 
-_learned: dict = {}      # sampler attributes -> LearnedCounts (TensorFlow's kernel keeps them across runs)
+_learned: dict = {}      # sampler attributes -> LearnedCounts (TF's eager kernel cache keeps them across calls)
 _lock = threading.Lock()
 
 
@@ -21,6 +21,9 @@ def _true_classes(true_classes, op):
     if hasattr(true_classes, "dtype"):
         t = convert_to_tensor(true_classes)
         if t.dtype != dtypes.int64:
+            if graph_mode.active() is not None:  # TF checks input types while the graph is built
+                raise TypeError(f"Input 'true_classes' of '{op}' Op has type {t.dtype.name} that does not match "
+                                f"expected type of int64.")
             raise errors.InvalidArgumentError(None, None, f"cannot compute {op} as input #0(zero-based) was expected "
                                                           f"to be a int64 tensor but is a {t.dtype.name} tensor")
         return t
@@ -35,9 +38,12 @@ def _sampler(op, kind, true_classes, num_true, num_sampled, unique, range_max, s
              "range_max": int(range_max), "kind": kind, "generator": _generator(seed), **extra}
     if kind == "learned":
         from ..ops.nn_sampling import LearnedCounts
-        key = (attrs["num_true"], attrs["num_sampled"], attrs["unique"], attrs["range_max"], get_seed(seed))
-        with _lock:
-            attrs["state"] = _learned.setdefault(key, LearnedCounts(attrs["range_max"]))
+        if graph_mode.active() is not None:  # a graph's op has its own kernel, and so its own counts (as TF's)
+            attrs["state"] = LearnedCounts(attrs["range_max"])
+        else:
+            key = (attrs["num_true"], attrs["num_sampled"], attrs["unique"], attrs["range_max"], get_seed(seed))
+            with _lock:
+                attrs["state"] = _learned.setdefault(key, LearnedCounts(attrs["range_max"]))
     outputs = execute(op, (true,), dtypes.int64, attrs, name=name)
     return namedtuple(op, ["sampled_candidates", "true_expected_count", "sampled_expected_count"])(*outputs)
 

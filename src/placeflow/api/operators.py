@@ -117,11 +117,13 @@ _install_named(RefVariable)
 
 
 def is_tensor(x) -> bool:
-    """Whether `x` is a tensor, a variable, or a composite tensor (SparseTensor, IndexedSlices), or acts as one
-    (Keras's variables); NumPy arrays and Python numbers are not (TF's rule)."""
+    """Whether `x` is a tensor, a variable, or a composite tensor (SparseTensor, RaggedTensor, IndexedSlices), or
+    acts as one (Keras's variables); NumPy arrays and Python numbers are not (TF's rule)."""
     if isinstance(x, (EagerTensor, GraphTensor, Variable, RefVariable)):
         return True
-    return isinstance(x, (tensor_types.Tensor, tensor_types.CompositeTensor)) or getattr(x, "is_tensor_like", False)
+    from .ragged import RaggedTensor
+    return isinstance(x, (tensor_types.Tensor, tensor_types.CompositeTensor, RaggedTensor)) or \
+        getattr(x, "is_tensor_like", False)
 
 
 def _on(device_name):

@@ -45,6 +45,14 @@ class RaggedTensor:
                              "(e.g., RaggedTensor.from_row_lengths())")
         self._values, self._row_splits = values, row_splits
 
+    def _function_output_parts(self) -> tuple:
+        """The tensors a function returns for this value (graph/function.py rebuilds it from their values)."""
+        return self._values, self._row_splits
+
+    def _from_function_output_parts(self, parts):
+        """This value rebuilt from the values of its `_function_output_parts`."""
+        return RaggedTensor(parts[0], parts[1], internal=True)
+
     # -- factories --------------------------------------------------------------------------------------------
     @classmethod
     def from_row_splits(cls, values, row_splits, name=None, validate=True):

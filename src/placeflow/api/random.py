@@ -184,13 +184,17 @@ def _seed_tensor(seed):
     """The stateless seed as an int64 [2] tensor (it may be a traced tensor known only when the graph runs)."""
     from ..eager.convert import convert_to_tensor
     from . import math_ops
+    from ..framework import build_errors
     tensor = convert_to_tensor(seed)
     if tensor.shape is not None and tuple(tensor.shape) != (2,):
-        raise errors.InvalidArgumentError(None, None, f"seed must have shape [2], not {list(tensor.shape)} "
-                                                      "[Op:StatelessRandomGetKeyCounter]")
+        graph_text = f"Dimension must be 2 but is {tensor.shape[0]}" if len(tensor.shape) == 1 else \
+            f"Shape must be rank 1 but is rank {len(tensor.shape)}"
+        raise build_errors.invalid(graph_text, f"seed must have shape [2], not {list(tensor.shape)} "
+                                               "[Op:StatelessRandomGetKeyCounter]")
     if not tensor.dtype.is_integer:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tseed' of {_attr_name(tensor.dtype)} is not in "
-                                                      "the list of allowed values: int32, int64")
+        raise build_errors.dtype_not_allowed("seed", tensor.dtype, ("int32", "int64"), (
+            f"Value for attr 'Tseed' of {_attr_name(tensor.dtype)} is not in the list of allowed values: int32, "
+            "int64"))
     return tensor if tensor.dtype == dtypes.int64 else math_ops.cast(tensor, dtypes.int64)
 
 
@@ -228,6 +232,19 @@ def _stateless_op(op, seed, shape, dtype, name, **attrs):
     return execute(op, (_seed_tensor(seed),), dtype, dict(attrs, shape=_shape(shape), dtype=dtype), name=name)
 
 
+def _scalar_bound(name: str, value) -> None:
+    """TF's errors for an integer bound that is not a scalar: ValueError while a graph is built (the op's shape
+    check), InvalidArgumentError eagerly (its kernel's)."""
+    shape = getattr(value, "shape", None)
+    if shape is None or len(shape) == 0:
+        return
+    dims = [None if d is None else int(d) for d in shape]
+    if graph_mode.active() is not None:
+        raise ValueError(f"{name} must be a scalar; got a tensor of shape {dims}")
+    raise errors.InvalidArgumentError(None, None, f"{name} must be 0-D, got shape [{','.join(str(d) for d in dims)}] "
+                                           "[Op:StatelessRandomUniformIntV2]")
+
+
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None, alg="auto_select"):
     """Uniform values determined by `seed` (two integers, or a tensor of them) alone: TF's Philox values."""
     _stateless_alg(alg)
@@ -236,6 +253,8 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
             return _stateless_op("StatelessRandomUniformFullIntV2", seed, shape, dtype, name)
         if maxval is None or minval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtypes.as_dtype(dtype)!r}")
+        _scalar_bound("minval", minval)
+        _scalar_bound("maxval", maxval)
         return _stateless_op("StatelessRandomUniformIntV2", seed, shape, dtype, name, minval=int(minval),
                              maxval=int(maxval))
     maxval = 1.0 if maxval is None else maxval

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
-from ..framework import dtypes, errors
+from ..framework import build_errors, dtypes, errors
 from . import math_ops
 from .random import _seed_tensor, _shape, _stream
 
@@ -54,12 +54,13 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
     params = [convert_to_tensor(p) for p in (means, stddevs, minvals, maxvals)]
     dtype = params[0].dtype
     _check_float("StatelessParameterizedTruncatedNormal", dtype)
-    for position, param in enumerate(params[1:], start=3):
+    for position, (param, what) in enumerate(zip(params[1:], ("stddevs", "minvals", "maxvals")), start=3):
         if param.dtype != dtype:
-            raise errors.InvalidArgumentError(
-                None, None, f"cannot compute StatelessParameterizedTruncatedNormal as input #{position}(zero-based) "
-                            f"was expected to be a {_c_name(dtype)} tensor but is a {_c_name(param.dtype)} tensor; "
-                            "give means, stddevs, minvals and maxvals one dtype.")
+            raise build_errors.input_type_mismatch(
+                "StatelessParameterizedTruncatedNormal", what, param.dtype, dtype,
+                f"cannot compute StatelessParameterizedTruncatedNormal as input #{position}(zero-based) was expected "
+                f"to be a {_c_name(dtype)} tensor but is a {_c_name(param.dtype)} tensor; give means, stddevs, "
+                "minvals and maxvals one dtype.", of_argument="means")
     return execute("StatelessParameterizedTruncatedNormal", (_seed_tensor(seed), *params), dtype,
                    {"shape": _shape(shape), "dtype": dtype}, name=name)
 
@@ -68,11 +69,11 @@ def _c_name(dtype) -> str:
     return {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
 
 
-def _check_float(op, dtype):
+def _check_float(op, dtype, parameter="means"):
     if dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {_c_name(dtype)} is not in the list "
-                                                      f"of allowed values: half, float, double (op {op}); pass "
-                                                      "floating-point parameters.")
+        raise build_errors.dtype_not_allowed(parameter, dtype, ("float16", "float32", "float64"), (
+            f"Value for attr 'dtype' of {_c_name(dtype)} is not in the list of allowed values: half, float, double "
+            f"(op {op}); pass floating-point parameters."))
 
 
 def stateless_shuffle(value, seed, alg="auto_select", name=None):
@@ -104,9 +105,10 @@ def index_shuffle(index, seed, max_index):
     seed = _index_seed(seed)
     if seed.shape is not None and tuple(seed.shape) != (2,):
         padded = [int(seed.shape[0]) + 1] + [int(s) for s in seed.shape[1:]] if len(seed.shape) else [1]
-        raise errors.InvalidArgumentError(
-            None, None, f"Seed must be a vector of size [3] or a matrix of size [n, 3] but got {padded}: TensorFlow "
-                        "2.21 pads a [2] seed to [3] and accepts no other; pass one seed of two integers.")
+        raise build_errors.invalid(
+            f"Seed must have shape [3] or [n, 3] but got [{','.join(str(d) for d in padded)}].",
+            f"Seed must be a vector of size [3] or a matrix of size [n, 3] but got {padded}: TensorFlow 2.21 pads a "
+            "[2] seed to [3] and accepts no other; pass one seed of two integers.")
     key = concat([convert_to_tensor([_INDEX_SEED_PAD], seed.dtype), seed], 0)
     return random_index_shuffle(index, key, max_index, rounds=4)
 
@@ -118,11 +120,12 @@ def random_index_shuffle(index, seed, max_index, rounds=4, name=None):
     seed = _index_seed(seed)
     for what, tensor in (("index", index), ("max_index", max_index)):
         if tensor.shape is not None and len(tensor.shape) > 1:
-            raise errors.InvalidArgumentError(None, None, f"{what} must be a scalar or vector, not of shape "
-                                                          f"{list(tensor.shape)}.")
+            raise build_errors.invalid(f"Shape must be at most rank 1 but is rank {len(tensor.shape)}",
+                                       f"{what} must be a scalar or vector, not of shape {list(tensor.shape)}.")
     if seed.shape is not None and (len(seed.shape) not in (1, 2) or seed.shape[-1] != 3):
-        raise errors.InvalidArgumentError(None, None, f"Seed must be a vector of size [3] or a matrix of size "
-                                                      f"[n, 3] but got {list(seed.shape)}.")
+        raise build_errors.invalid(
+            f"Seed must have shape [3] or [n, 3] but got [{','.join(str(d) for d in seed.shape)}].",
+            f"Seed must be a vector of size [3] or a matrix of size [n, 3] but got {list(seed.shape)}.")
     if int(rounds) < 0:   # TensorFlow 2.21 aborts the process here
         raise errors.InvalidArgumentError(None, None, f"rounds must be >= 0, not {rounds}.")
     return execute("RandomIndexShuffle", (index, math_ops.cast(seed, dtypes.int64), max_index), index.dtype,
@@ -132,9 +135,9 @@ def random_index_shuffle(index, seed, max_index, rounds=4, name=None):
 def _index_seed(seed):
     seed = convert_to_tensor(seed)
     if seed.dtype not in _INDEX_DTYPES:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'Tseed' of {_c_name(seed.dtype)} is not in "
-                                                      "the list of allowed values: int32, uint32, int64, uint64; "
-                                                      "pass integer seeds.")
+        raise build_errors.dtype_not_allowed("seed", seed.dtype, _INDEX_DTYPES, (
+            f"Value for attr 'Tseed' of {_c_name(seed.dtype)} is not in the list of allowed values: int32, uint32, "
+            "int64, uint64; pass integer seeds."))
     return seed
 
 
@@ -143,12 +146,15 @@ def _index_pair(index, max_index):
     from ..framework.tensor_types import Tensor
     if not isinstance(index, Tensor) and isinstance(max_index, Tensor):
         max_index = convert_to_tensor(max_index)
-        index = convert_to_tensor(index, dtype=max_index.dtype)
+        index = convert_to_tensor(index) if build_errors.building() else convert_to_tensor(index, max_index.dtype)
+        if index.dtype != max_index.dtype:  # TF's graph builder types `index` first, as a Python number does alone
+            raise build_errors.input_type_mismatch("RandomIndexShuffle", "max_index", max_index.dtype, index.dtype,
+                                                   "", of_argument="index")
     else:
         index = convert_to_tensor(index)
         max_index = convert_to_tensor(max_index, dtype=index.dtype)
     if index.dtype not in _INDEX_DTYPES:
-        raise errors.InvalidArgumentError(None, None, f"Value for attr 'dtype' of {_c_name(index.dtype)} is not in "
-                                                      "the list of allowed values: int32, uint32, int64, uint64; "
-                                                      "pass integer indices.")
+        raise build_errors.dtype_not_allowed("index", index.dtype, _INDEX_DTYPES, (
+            f"Value for attr 'dtype' of {_c_name(index.dtype)} is not in the list of allowed values: int32, uint32, "
+            "int64, uint64; pass integer indices."))
     return index, max_index

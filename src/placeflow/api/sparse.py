@@ -23,9 +23,9 @@ class SparseTensor:
         if len(self.indices.shape) != 2 or len(self.values.shape) != 1:
             raise ValueError(f"SparseTensor needs indices of shape [N, rank] and values of shape [N]; got "
                              f"{tuple(self.indices.shape)} and {tuple(self.values.shape)}.")
-        if int(self.indices.shape[0]) != int(self.values.shape[0]):
-            raise ValueError(f"SparseTensor has {int(self.indices.shape[0])} indices but "
-                             f"{int(self.values.shape[0])} values.")
+        counts = (self.indices.shape[0], self.values.shape[0])   # None: known when a graph runs
+        if None not in counts and int(counts[0]) != int(counts[1]):
+            raise ValueError(f"SparseTensor has {int(counts[0])} indices but {int(counts[1])} values.")
 
     @property
     def dtype(self):
@@ -59,6 +59,14 @@ class SparseTensor:
 
     def __repr__(self) -> str:
         return f"SparseTensor(indices={self.indices}, values={self.values}, dense_shape={self.dense_shape})"
+
+    def _function_output_parts(self) -> tuple:
+        """The tensors a function returns for this value (graph/function.py rebuilds it from their values)."""
+        return self.indices, self.values, self.dense_shape
+
+    def _from_function_output_parts(self, parts):
+        """This value rebuilt from the values of its `_function_output_parts`."""
+        return SparseTensor(*parts)
 
 
 def _dense_dims(sp) -> list:

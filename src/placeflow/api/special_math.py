@@ -118,18 +118,22 @@ _APPROX_DTYPES = ("float16", "bfloat16", "float32")
 def _approx_k(operand, k, reduction_dimension, largest: bool):
     operand = convert_to_tensor(operand)
     if operand.dtype.name not in _APPROX_DTYPES:
-        from ..framework import errors
-        raise errors.InvalidArgumentError(None, None, (
+        from ..framework import build_errors
+        raise build_errors.dtype_not_allowed("input", operand.dtype, _APPROX_DTYPES, (
             f"Value for attr 'T' of {dtypes.cpp_name(operand.dtype)} is not in the list of allowed values: half, "
             f"bfloat16, float\n\t; NodeDef: {{{{node ApproxTopK}}}}\nplaceflow: cast the operand to float32."))
     rank = len(operand.shape)
     axis = int(reduction_dimension) % rank
     if axis != rank - 1:  # TF's CPU kernel reduces the last dimension only
-        from ..framework import errors
-        raise errors.NotFoundError(None, None, (
-            f"Could not find device for node: {{{{node ApproxTopK}}}} = ApproxTopK[T={dtypes.enum_name(operand.dtype)}, "
-            f"aggregate_to_topk=true, is_max_k={'true' if largest else 'false'}, k={int(k)}, recall_target=0.95, "
-            f"reduction_dimension={int(reduction_dimension)}, reduction_input_size_override=-1]"))
+        from ..framework import build_errors, errors
+        attrs = (f"T={dtypes.enum_name(operand.dtype)}, aggregate_to_topk=true, is_max_k="
+                 f"{'true' if largest else 'false'}, k={int(k)}, recall_target=0.95, reduction_dimension="
+                 f"{int(reduction_dimension)}, reduction_input_size_override=-1")
+        if build_errors.building():  # a graph's node finds no kernel where it is placed (TF's text)
+            raise errors.InvalidArgumentError(None, None, f"No OpKernel was registered to support Op 'ApproxTopK' "
+                                                          f"used by {{{{node ApproxTopK}}}} with these attrs: [{attrs}]")
+        raise errors.NotFoundError(None, None, f"Could not find device for node: {{{{node ApproxTopK}}}} = "
+                                               f"ApproxTopK[{attrs}]")
     moved = operand
     values, indices = math_ops.top_k(moved if largest else math_ops.negative(moved), int(k))
     return ApproxTopK(values if largest else math_ops.negative(values), indices)
@@ -152,9 +156,10 @@ def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95, reducti
 
 
 def _bessel(op, x, name):
-    from ..eager.execute import execute
-    x = convert_to_tensor(x)
-    return execute(op, (x,), x.dtype, name=name)
+    """The op under TF's name scope for it (node 'bessel_i0/BesselI0' in a graph; `name` replaces the scope)."""
+    from .special_more import scoped_unary
+    scope = {"BesselI0": "bessel_i0", "BesselI0e": "bessel_i0e", "BesselI1": "bessel_i1", "BesselI1e": "bessel_i1e"}
+    return scoped_unary(op, x, name, scope[op])
 
 
 def bessel_i0(x, name=None):

@@ -92,7 +92,13 @@ def _pack_dtype_error(index, part, dtype):
                                                    f"{dtypes.cpp_name(part.dtype)} tensor [Op:Pack] name: packed")
 
 
-def _unsupported(value) -> ValueError:
+def _unsupported(value) -> Exception:
+    """TensorFlow's error for a value of no tensor type: ValueError eagerly, TypeError (its graph conversion's)
+    while a graph is built (None stays a ValueError in both)."""
+    if value is not None and graph_mode.active() is not None:
+        return TypeError(f"Failed to convert elements of {value!r} to Tensor. Consider casting elements to a "
+                         f"supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported "
+                         f"TF dtypes.")
     return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)!r}) to a Tensor.")
 
 

@@ -36,6 +36,8 @@ class _UpstreamPaths:
         self.derived = {id(u) for u in upstream}
         self.keep = list(upstream)  # the ids stay valid while the rule runs
         self.blocked: set = set()
+        self._watched_variables: dict = {}   # tape.variable_read's protocol: this watches no variable
+        self._watch_accessed = False
 
     def _record(self, op, attrs, inputs, outs) -> None:
         if not any(id(x) in self.derived for x in inputs):
@@ -219,6 +221,9 @@ def _jvp(grad_fn, op, attrs, inputs, outs, tangents) -> list:
         paths = _UpstreamPaths(upstream)
         with tape_module._forward_device(outs[0]), paths.watching():
             grads = grad_fn(entry, *upstream)
+        unconnected = getattr(grad_fn, "unconnected", None)  # a function call's: inputs no output depends on
+        if unconnected is not None:
+            grads = [None if cut else g for g, cut in zip(grads, unconnected)]
         _check_paths(op, paths, grads, tangents)
         terms = []
         for grad, tangent in zip(grads, tangents):

@@ -58,10 +58,11 @@ class FuncGraph(Graph):
 class ConcreteFunction:
     """One trace: its graph, argument and output tensors, and (after the first call) its plan."""
 
-    def __init__(self, name, graph, arg_tensors, outputs_structure, output_leaves):
+    def __init__(self, name, graph, arg_tensors, outputs_structure, output_leaves, output_template=None):
         self.name, self.graph = name, graph
         self.inputs = arg_tensors
         self.structured_outputs = outputs_structure
+        self._output_template = outputs_structure if output_template is None else output_template
         self._leaves = output_leaves
         self._plan = None
         self._build_lock = threading.Lock()
@@ -151,19 +152,29 @@ class ConcreteFunction:
         """Run on the flat list of eager tensor arguments; returns the outputs in their structure. Under an
         active GradientTape the call is recorded, so gradients flow through it (function_gradient.py)."""
         try:
-            result = self._call_flat(tensors)
+            leaves = self._call_leaves(tensors)
         except errors.OpError as error:
             laid_out = error_layout.in_function_layout(error, self.function_name)
             if laid_out is error:
                 raise
             raise laid_out from error.__cause__  # the kernel's own error stays the cause
+        result = self._packed(leaves)
         if tape.active_count:
             from .function_gradient import record_call
-            record_call(self, list(tensors), result)
+            record_call(self, list(tensors), leaves)
         return result
 
     def _call_flat(self, tensors):
         """call_flat without TF's error layout: a branch or loop body's errors are laid out by its caller."""
+        return self._packed(self._call_leaves(tensors))
+
+    def _packed(self, leaves):
+        if self.structured_outputs is None and not leaves:
+            return None  # a body run for its effects (a cond whose branches return None)
+        return nest.pack_as(self._output_template, leaves, True)
+
+    def _call_leaves(self, tensors) -> list:
+        """The output leaves of one run (eager tensors, and the Python values the trace returned)."""
         ctx = context_module._context or context_module.context()
         if self._placed_by is not None and self._placed_by[1] != cost_model.measurements_version():
             self._replace_if_drifted()
@@ -177,10 +188,7 @@ class ConcreteFunction:
             placement_logger.info("Executing op %s in device %s", self.function_name, self._call_device(ctx).name)
         results = iter([EagerTensor(plan.nodes[i].device.charge(v), plan.nodes[i].device)
                         for (i, _), v in zip(plan.fetches, values)])
-        leaves = [next(results) if isinstance(leaf, Tensor) else leaf for leaf in self._leaves]
-        if self.structured_outputs is None and not leaves:
-            return None  # a body run for its effects (a cond whose branches return None)
-        return nest.pack_as(self.structured_outputs, leaves, True)
+        return [next(results) if isinstance(leaf, Tensor) else leaf for leaf in self._leaves]
 
     def _call_device(self, ctx):
         """Where the call ran, as TensorFlow logs it: the device the call was pinned to, else the one
@@ -388,8 +396,9 @@ class Function:
             symbolic_args, arg_tensors = _symbolic_arguments(graph, (args, kwargs), names, shapes)
             call_args, call_kwargs = symbolic_args
             outputs = body(*call_args, **call_kwargs)
-            leaves = [_graph_output(graph, leaf) for leaf in nest.flatten(outputs, True)]
-        return ConcreteFunction(self._name, graph, arg_tensors, outputs, leaves)
+            template = _output_template(outputs)
+            leaves = [_graph_output(graph, leaf) for leaf in nest.flatten(template, True)]
+        return ConcreteFunction(self._name, graph, arg_tensors, outputs, leaves, template)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
@@ -580,6 +589,33 @@ def _symbolic_arguments(graph, structure, names, shapes=None):
         else:
             replaced.append(leaf)
     return nest.pack_as(structure, replaced, True), tensors
+
+
+class _OutputParts:
+    """A returned SparseTensor, RaggedTensor or IndexedSlices, seen by nest as its component tensors (which the
+    function returns) and rebuilt from their values after each call, as TF returns composite tensors."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def _nest_components(self) -> tuple:
+        return tuple(self.value._function_output_parts())
+
+    def _nest_rebuild(self, parts):
+        return self.value._from_function_output_parts(parts)
+
+
+def _output_template(structure):
+    """`structure` with its composite tensors (classes defining `_function_output_parts`) as _OutputParts."""
+    if hasattr(type(structure), "_function_output_parts"):
+        return _OutputParts(structure)
+    if isinstance(structure, dict):
+        return type(structure)((k, _output_template(v)) for k, v in structure.items())
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
+        return type(structure)(*(_output_template(v) for v in structure))
+    if isinstance(structure, (list, tuple)):
+        return type(structure)(_output_template(v) for v in structure)
+    return structure
 
 
 _NUMBERS = (bool, int, float, complex, np.generic, np.ndarray)

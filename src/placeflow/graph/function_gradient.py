@@ -12,20 +12,21 @@ from __future__ import annotations
 from ..eager import tape
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
-from ..framework import nest
 from .control_flow import _key, _topological
 
 _NOT_REPLAYED = frozenset({"PrintV2", "Assert", "_AssertCompare", "WriteFile", "NoOp"})
 
 
-def record_call(concrete, tensors: list, result) -> None:
-    """Record the call of `concrete` on `tensors` (which returned `result`) on the active tapes."""
-    leaves = [leaf for leaf in nest.flatten(result, True) if isinstance(leaf, EagerTensor)]
+def record_call(concrete, tensors: list, outputs: list) -> None:
+    """Record the call of `concrete` on `tensors` (which returned the output leaves `outputs`) on the active
+    tapes."""
+    leaves = [leaf for leaf in outputs if isinstance(leaf, EagerTensor)]
     if not leaves:
         return
     variables = _read_variables(concrete.graph)
     reads = [v.read_value() for v in variables]  # read where the caller's tapes see it: gradients reach v
     inputs = list(tensors)
+    _refuse_unregistered_gradients(concrete, inputs)
     cache: dict = {}
 
     def gradient(entry, *upstream):
@@ -33,9 +34,53 @@ def record_call(concrete, tensors: list, result) -> None:
         backward = cache.get(present)
         if backward is None:
             backward = cache[present] = _Backward(concrete, variables, len(inputs), present)
-        return backward(inputs, [upstream[i] for i in present])
+        result = backward(inputs, [upstream[i] for i in present])
+        # which inputs no present output depends on: reverse mode gives them zeros (TF's call op connects every
+        # input), forward mode no tangent (eager/forward_accumulator.py reads this)
+        gradient.unconnected = list(backward._unconnected)
+        return result
 
     tape.record_custom(inputs + reads, leaves, gradient)
+
+
+def _refuse_unregistered_gradients(concrete, inputs: list) -> None:
+    """TF builds a call's gradient when a GradientTape watching one of its arguments records it: an op between
+    that argument and an output with no registered gradient (RandomPoissonV2) raises LookupError at the call, as
+    TF's does (placeflow would otherwise raise it from tape.gradient)."""
+    watched = [i for i, x in enumerate(inputs) if any(
+        isinstance(t, tape.GradientTape) and t._recording and t._key_of(x) is not None for t in tape._stack())]
+    if not watched:
+        return
+    found = getattr(concrete, "_unregistered_gradients", None)
+    if found is None:
+        found = concrete._unregistered_gradients = _unregistered_by_argument(concrete)
+    for i in watched:
+        op = found.get(i)
+        if op is not None:
+            raise LookupError(
+                f"No gradient defined for operation'{op.name}' (op type: {op.type}). In general every operation "
+                f"must have an associated `@tf.RegisterGradient` for correct autodiff, which this op is lacking. If "
+                f"you want to pretend this operation is a constant in your program, you may insert "
+                f"`tf.stop_gradient`.")
+
+
+def _unregistered_by_argument(concrete) -> dict:
+    """{argument index: the first op on a path from it to an output whose gradient TF registers none}."""
+    from ..ops.registry import op_def
+    needed = _ancestors([leaf.op for leaf in concrete._leaves if leaf is not None and hasattr(leaf, "op")])
+    operations = [op for op in concrete.graph.get_operations() if id(op) in needed]
+    found = {}
+    for index, argument in enumerate(concrete.inputs):
+        reached = {id(argument.op)}
+        for op in operations:
+            if id(op) not in reached and not any(id(t.op) in reached for t in op.inputs):
+                continue
+            reached.add(id(op))
+            definition = op_def(op.type)
+            if definition is not None and getattr(definition.gradient, "unregistered", False):
+                found[index] = op
+                break
+    return found
 
 
 def _read_variables(graph) -> list:

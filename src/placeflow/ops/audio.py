@@ -10,6 +10,7 @@ import numpy as np
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .registry import NOT_DIFFERENTIABLE, define
+from .shape_rules import Incompatible
 
 
 def _error(message: str):
@@ -76,10 +77,14 @@ def _parse(data: bytes):
     raise _error("No data chunk found in WAV")
 
 
-@define("DecodeWav", frozenset({d.string}), gpu=(), grad=NOT_DIFFERENTIABLE,
-        shape=lambda shapes, attrs: [(None if attrs.get("desired_samples", -1) < 0 else attrs["desired_samples"],
-                                      None if attrs.get("desired_channels", -1) < 0 else attrs["desired_channels"]),
-                                     ()],
+def _decode_wav_shape(shapes, attrs):
+    if shapes[0] is not None and len(shapes[0]) != 0:
+        raise Incompatible(f"Shape must be rank 0 but is rank {len(shapes[0])}")
+    return [(None if attrs.get("desired_samples", -1) < 0 else attrs["desired_samples"],
+             None if attrs.get("desired_channels", -1) < 0 else attrs["desired_channels"]), ()]
+
+
+@define("DecodeWav", frozenset({d.string}), gpu=(), grad=NOT_DIFFERENTIABLE, shape=_decode_wav_shape,
         dtype=lambda dtype, attrs: [d.float32, d.int32])
 def _decode_wav(xp, contents, desired_channels=-1, desired_samples=-1):
     """(float32 samples [frames, channels] in [-1, 1), int32 sample rate) of a 16-bit PCM WAV file."""
@@ -96,7 +101,14 @@ def _decode_wav(xp, contents, desired_channels=-1, desired_samples=-1):
     return np.asarray(audio), np.asarray(np.int32(rate))
 
 
-@define("EncodeWav", frozenset({d.float32}), gpu=(), grad=NOT_DIFFERENTIABLE, shape=lambda shapes, attrs: (),
+def _encode_wav_shape(shapes, attrs):
+    for shape, rank in zip(shapes, (2, 0)):
+        if shape is not None and len(shape) != rank:
+            raise Incompatible(f"Shape must be rank {rank} but is rank {len(shape)}")
+    return ()
+
+
+@define("EncodeWav", frozenset({d.float32}), gpu=(), grad=NOT_DIFFERENTIABLE, shape=_encode_wav_shape,
         dtype=lambda dtype, attrs: d.string)
 def _encode_wav(xp, audio, sample_rate):
     """A 16-bit PCM WAV file of float32 samples [frames, channels] (clipped to the int16 range)."""

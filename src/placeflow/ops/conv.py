@@ -7,6 +7,7 @@ from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, shape_of, zeros_like
 from .registry import FLOATS, HEAVY, define
+from .shape_rules import Incompatible
 
 
 def _windows_xp(xp):
@@ -57,6 +58,11 @@ def _patches(xp, x, kh, kw, strides, padding, fill=0.0):
 
 def _conv_shape(shapes, attrs):
     x, w = shapes
+    for shape in (x, w):
+        if shape is not None and len(shape) != 4:
+            raise Incompatible(f"Shape must be rank 4 but is rank {len(shape)}")
+    if x is not None and w is not None and None not in (x[3], w[2]) and w[2] and x[3] % w[2]:
+        raise Incompatible(f"Depth of input ({x[3]}) is not a multiple of input depth of filter ({w[2]})")
     if x is None or w is None or None in (x[1], x[2], w[0], w[1]):
         return None
     strides, padding = attrs.get("strides", (1, 1, 1, 1)), attrs.get("padding", "VALID")

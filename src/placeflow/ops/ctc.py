@@ -8,6 +8,7 @@ from ..framework import dtypes as d
 from ..framework.errors import FailedPreconditionError, InvalidArgumentError
 from .emit import is_unconnected, reshape
 from .registry import NOT_DIFFERENTIABLE, define
+from .shape_rules import Incompatible
 
 LOSS_TYPES = (d.float32, d.float64)
 _LOG_0 = float(np.float32(np.log(1e-307)))   # the dense loss's "impossible" state weight: finite, as TF's
@@ -44,7 +45,14 @@ def _loss_grad(e, g_loss, g_grad=None):
 
 
 def _loss_shape(shapes, attrs):
-    logits = shapes[0]
+    logits, lengths = shapes[0], shapes[3]
+    if logits is not None and len(logits) != 3:
+        raise Incompatible(f"Shape must be rank 3 but is rank {len(logits)}")
+    if lengths is not None and len(lengths) != 1:
+        raise Incompatible(f"Shape must be rank 1 but is rank {len(lengths)}")
+    if logits is not None and lengths is not None and attrs.get("time_major", True) and \
+            None not in (logits[1], lengths[0]) and logits[1] != lengths[0]:
+        raise Incompatible(f"Dimensions must be equal, but are {logits[1]} and {lengths[0]}")
     if logits is None:
         return [(None,), None]
     return [(logits[1] if attrs.get("time_major", True) else logits[0],), tuple(logits)]
@@ -265,7 +273,24 @@ def _sparse_outputs(xp, paths):
             xp.asarray(np.array([len(paths), width], np.int64)))
 
 
+def _decoder_checks(shapes, attrs, op):
+    """TF's shape function of the decoders: inputs [time, batch, classes], sequence_length [batch]; its attribute
+    minimums."""
+    inputs, lengths = shapes[0], shapes[1]
+    if inputs is not None and len(inputs) != 3:
+        raise Incompatible(f"Shape must be rank 3 but is rank {len(inputs)}")
+    if lengths is not None and len(lengths) != 1:
+        raise Incompatible(f"Shape must be rank 1 but is rank {len(lengths)}")
+    if inputs is not None and lengths is not None and None not in (inputs[1], lengths[0]) and \
+            inputs[1] != lengths[0]:
+        raise Incompatible(f"Dimensions must be equal, but are {inputs[1]} and {lengths[0]}")
+    for attr in ("beam_width", "top_paths"):
+        if attr in attrs and int(attrs[attr]) < 1:
+            raise Incompatible(f"Attr '{attr}' of '{op}' Op passed {int(attrs[attr])} less than minimum 1")
+
+
 def _greedy_shape(shapes, attrs):
+    _decoder_checks(shapes, attrs, "CTCGreedyDecoder")
     batch = shapes[0][1] if shapes[0] is not None and len(shapes[0]) == 3 else None
     return [(None, 2), (None,), (2,), (batch, 1)]
 
@@ -291,6 +316,7 @@ def _greedy_decoder(xp, inputs, sequence_length, merge_repeated=True, blank_inde
 
 
 def _beam_shape(shapes, attrs):
+    _decoder_checks(shapes, attrs, "CTCBeamSearchDecoder")
     paths = int(attrs.get("top_paths", 1))
     batch = shapes[0][1] if shapes[0] is not None and len(shapes[0]) == 3 else None
     return [(None, 2)] * paths + [(None,)] * paths + [(2,)] * paths + [(batch, paths)]

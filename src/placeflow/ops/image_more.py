@@ -10,10 +10,11 @@ import io
 import numpy as np
 
 from ..framework import dtypes as d
-from ..framework.errors import InvalidArgumentError
+from ..framework.errors import InvalidArgumentError, UnimplementedError
 from .image import _non_max_suppression
 from .image_codecs import _encode_jpeg, _scalar_bytes
 from .registry import define, no_gradient_registered, NOT_DIFFERENTIABLE
+from .shape_rules import Incompatible
 
 # TF's colours when none are given: yellow, blue, red, lime, purple, olive, maroon, navy, aqua, fuchsia
 _COLOURS = np.array([[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0.5, 0, 0.5, 1], [0.5, 0.5, 0, 1],
@@ -65,7 +66,16 @@ def _draw_boxes(xp, images, boxes, colors):
 
 
 def _glimpse_shape(shapes, attrs):
-    images = shapes[0]
+    images, offsets = shapes[0], shapes[1]
+    if images is not None and len(images) != 4:
+        raise Incompatible(f"Shape must be rank 4 but is rank {len(images)}")
+    if offsets is not None and len(offsets) != 2:
+        raise Incompatible(f"Shape must be rank 2 but is rank {len(offsets)}")
+    if images is not None and offsets is not None and None not in (images[0], offsets[0]) and \
+            images[0] != offsets[0]:
+        raise Incompatible(f"Dimensions must be equal, but are {images[0]} and {offsets[0]}")
+    if offsets is not None and offsets[1] is not None and offsets[1] != 2:
+        raise Incompatible(f"Dimension must be 2 but is {offsets[1]}")
     rows, cols = attrs["size"]
     return None if images is None else (images[0], rows, cols, images[3])
 
@@ -100,8 +110,8 @@ def _extract_glimpse(xp, images, offsets, size=(1, 1), centered=True, normalized
         src_cols, dst_cols = _overlap(left, cols, width)
         covered = (dst_rows.stop - dst_rows.start) * (dst_cols.stop - dst_cols.start)
         if noise != "zero" and covered < rows * cols:   # the API refuses these first where it can see them
-            raise InvalidArgumentError(None, None, f"extract_glimpse(noise={noise!r}) reaching outside the image is "
-                                                   "not implemented in placeflow; use noise='zero'.")
+            raise UnimplementedError(None, None, f"extract_glimpse(noise={noise!r}) reaching outside the image is "
+                                                 "not implemented in placeflow; use noise='zero'.")
         if covered:
             out[b, dst_rows, dst_cols] = images[b, src_rows, src_cols]
     return xp.asarray(out)
@@ -116,6 +126,17 @@ def _overlap(start, length, size):
 
 
 def _combined_shape(shapes, attrs):
+    boxes, scores = shapes[0], shapes[1]
+    if boxes is not None and len(boxes) != 4:
+        raise Incompatible(f"Shape must be rank 4 but is rank {len(boxes)}")
+    if scores is not None and len(scores) != 3:
+        raise Incompatible(f"Shape must be rank 3 but is rank {len(scores)}")
+    if boxes is not None and scores is not None:
+        for i in (0, 1):
+            if None not in (boxes[i], scores[i]) and boxes[i] != scores[i]:
+                raise Incompatible(f"Dimensions must be equal, but are {boxes[i]} and {scores[i]}")
+        if None not in (boxes[2], scores[2]) and boxes[2] not in (1, scores[2]):
+            raise Incompatible("third dimension of boxes must be either 1 or equal to the third dimension of scores")
     batch = shapes[0][0] if shapes[0] is not None else None
     size = attrs["max_detections"]
     return [(batch, size, 4), (batch, size), (batch, size), (batch,)]
@@ -158,7 +179,21 @@ def _combined_nms(xp, boxes, scores, max_output_size_per_class=0, max_detections
     return xp.asarray(out_boxes), xp.asarray(out_scores), xp.asarray(out_classes), xp.asarray(valid)
 
 
-@define("NonMaxSuppressionWithOverlaps", {d.float32}, gpu=(), shape=lambda shapes, attrs: (None,),
+def _overlaps_shape(shapes, attrs):
+    overlaps, scores = shapes[0], shapes[1]
+    if overlaps is not None and len(overlaps) != 2:
+        raise Incompatible(f"Shape must be rank 2 but is rank {len(overlaps)}")
+    if scores is not None and len(scores) != 1:
+        raise Incompatible(f"Shape must be rank 1 but is rank {len(scores)}")
+    if overlaps is not None and None not in overlaps and overlaps[0] != overlaps[1]:
+        raise Incompatible(f"Dimensions must be equal, but are {overlaps[0]} and {overlaps[1]}")
+    if overlaps is not None and scores is not None and None not in (overlaps[0], scores[0]) and \
+            overlaps[0] != scores[0]:
+        raise Incompatible(f"Dimensions must be equal, but are {overlaps[0]} and {scores[0]}")
+    return (None,)
+
+
+@define("NonMaxSuppressionWithOverlaps", {d.float32}, gpu=(), shape=_overlaps_shape,
         grad=NOT_DIFFERENTIABLE, dtype=lambda dtype, attrs: d.int32)
 def _nms_overlaps(xp, overlaps, scores, max_output_size=0, overlap_threshold=0.5, score_threshold=float("-inf")):
     """Greedy non-max suppression by a given overlap matrix: overlaps[candidate, selected] above the threshold
@@ -179,7 +214,16 @@ def _nms_overlaps(xp, overlaps, scores, max_output_size=0, overlap_threshold=0.5
     return xp.asarray(np.asarray(selected, np.int32))
 
 
-@define("EncodeJpegVariableQuality", {d.uint8}, gpu=(), shape=lambda shapes, attrs: (),
+def _encode_quality_shape(shapes, attrs):
+    image, quality = shapes[0], shapes[1]
+    if image is not None and len(image) != 3:
+        raise Incompatible(f"Shape must be rank 3 but is rank {len(image)}")
+    if quality is not None and len(quality) != 0:
+        raise Incompatible(f"Shape must be rank 0 but is rank {len(quality)}")
+    return ()
+
+
+@define("EncodeJpegVariableQuality", {d.uint8}, gpu=(), shape=_encode_quality_shape,
         grad=no_gradient_registered("EncodeJpegVariableQuality"), dtype=lambda dtype, attrs: d.string)
 def _encode_jpeg_quality(xp, image, quality):
     """A JPEG file of an [height, width, 1 or 3] uint8 image at the quality given as a tensor."""

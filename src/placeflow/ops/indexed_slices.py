@@ -16,6 +16,18 @@ class IndexedSlices:
         self.values, self.indices, self.dense_shape = values, indices, dense_shape
         self._like = None  # a tensor of the dense shape (a gather's params), to densify when it is only known at run time
 
+    def _function_output_parts(self) -> tuple:
+        """The tensors a function returns for this value (graph/function.py rebuilds it from their values)."""
+        import numpy as np
+        shape = self.dense_shape
+        if shape is not None and not hasattr(shape, "dtype"):
+            shape = np.asarray([int(d) for d in shape], np.int64)   # a list of dimensions: one tensor, as TF
+        return self.values, self.indices, shape
+
+    def _from_function_output_parts(self, parts):
+        """This value rebuilt from the values of its `_function_output_parts`."""
+        return IndexedSlices(*parts)
+
     @property
     def dtype(self):
         """The values' dtype."""

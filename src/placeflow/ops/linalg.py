@@ -40,7 +40,7 @@ def _matrix_shape(shapes, attrs):
     return shapes[0]
 
 
-@define("MatrixInverse", INEXACT, shape=_matrix_shape,
+@define("MatrixInverse", INEXACT, shape=rules.square_matrices,
         grad=lambda e, g: [negative(matmul(_swap_last(e.outputs[0]), matmul(g, _swap_last(e.outputs[0]))))])
 def _inverse(xp, a, adjoint=False):
     _square(a)
@@ -115,7 +115,7 @@ def _cholesky_grad(e, g):
     return [0.5 * (out + _adjoint(out))]
 
 
-@define("Cholesky", INEXACT, shape=_matrix_shape, grad=_cholesky_grad)
+@define("Cholesky", INEXACT, shape=rules.square_matrices, grad=_cholesky_grad)
 def _cholesky(xp, a):
     """The lower Cholesky factor; a matrix that is not positive definite gives NaN in its lower triangle (what
     TensorFlow 2.21 returns, recorded), so the failure shows in the numbers rather than passing as a value."""

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError, UnimplementedError
+from . import shape_rules
 from .emit import emit, matmul, negative, transpose
 from .registry import ALL, COMPLEX, NOT_DIFFERENTIABLE, define, no_gradient_registered
 
@@ -87,7 +88,7 @@ def _swap_last(x):
 
 
 @define("MatrixSquareRoot", _SQRT_DTYPES, gpu=(), allowed=_SQRT_DTYPES | {d.float16},
-        shape=lambda shapes, attrs: shapes[0], grad=_sqrtm_grad)
+        shape=shape_rules.square_matrices, grad=_sqrtm_grad)
 def _matrix_square_root(xp, a):
     """The principal square root of each matrix of a batch."""
     _square(a, "MatrixSquareRoot")
@@ -134,7 +135,7 @@ def _matrix_log(a: np.ndarray) -> np.ndarray:
     return (2.0 ** halvings) * _log_near_identity(root - eye)
 
 
-@define("MatrixLogarithm", COMPLEX, gpu=(), shape=lambda shapes, attrs: shapes[0],
+@define("MatrixLogarithm", COMPLEX, gpu=(), shape=shape_rules.square_matrices,
         grad=no_gradient_registered("MatrixLogarithm"), complex_convention=True)
 def _matrix_logarithm(xp, a):
     """The principal logarithm of each complex matrix of a batch."""

@@ -8,6 +8,7 @@ from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .conv import _pads, output_size
 from .emit import emit
+from .shape_rules import Incompatible
 from .registry import FLOATS, NOT_DIFFERENTIABLE, REAL_NUMBERS, define, no_gradient_registered, no_gradient_yet
 
 
@@ -59,6 +60,12 @@ def _dilation_candidates(xp, x, f, strides, rates, padding):
 
 def _dilation_shape(shapes, attrs):
     x, f = shapes
+    if x is not None and len(x) != 4:
+        raise Incompatible(f"Shape must be rank 4 but is rank {len(x)}")
+    if f is not None and len(f) != 3:
+        raise Incompatible(f"Shape must be rank 3 but is rank {len(f)}")
+    if x is not None and f is not None and None not in (x[3], f[2]) and x[3] != f[2]:
+        raise Incompatible(f"Dimensions must be equal, but are {x[3]} and {f[2]}")
     if x is None or f is None or None in (x[1], x[2], f[0], f[1]):
         return None
     strides, rates, padding = attrs["strides"], attrs["rates"], attrs["padding"]

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from ..framework import dtypes as d
-from ..framework.errors import InvalidArgumentError
+from ..framework.errors import InvalidArgumentError, UnimplementedError
 from . import philox
 from . import shape_rules as rules
 from .emit import emit, reduce_sum
@@ -453,4 +453,22 @@ def _sobol_shape(shapes, attrs):
 @define("SobolSample", {d.float32, d.float64}, shape=_sobol_shape, gpu=(), grad=NOT_DIFFERENTIABLE)
 def _sobol_sample(xp, dim, num_results, skip, dtype):
     """The first `num_results` points after `skip` of the `dim`-dimensional Sobol sequence."""
+    return xp.asarray(sobol(dim, num_results, skip, dtype))
+
+
+@define("_SobolSampleOfTensors", {d.int32}, shape=lambda shapes, attrs: (None, None), gpu=(),
+        grad=NOT_DIFFERENTIABLE, dtype=lambda dtype, attrs: attrs["dtype"])
+def _sobol_sample_of_tensors(xp, dim, num_results, skip, dtype):
+    """SobolSample whose dim, num_results and skip are scalar tensors known only when the graph runs (TF's op takes
+    them as inputs): checked here, as TF's kernel checks them."""
+    from .sobol_directions import MAX_DIM
+    dim, num_results, skip = (int(np.asarray(v)) for v in (dim, num_results, skip))
+    for ok, message in ((dim >= 1, "dim must be at least one"), (dim <= 21200, "dim must be at most 21200"),
+                        (num_results >= 1, "num_results must be at least one"), (skip >= 0, "skip must be non-negative")):
+        if not ok:
+            raise InvalidArgumentError(None, None, message)
+    if dim > MAX_DIM:
+        raise UnimplementedError(None, None, f"sobol_sample(dim={dim}) is not implemented in placeflow: it has the "
+                                             f"Joe-Kuo direction numbers of the first {MAX_DIM} dimensions; ask for "
+                                             f"dim <= {MAX_DIM}.")
     return xp.asarray(sobol(dim, num_results, skip, dtype))

@@ -197,6 +197,7 @@ def no_gradient_registered(op: str):
     """The gradient of an op TensorFlow registers none for (not even 'not differentiable'): LookupError, as TF's."""
     def gradient(e, *grads):
         raise LookupError(f"gradient registry has no entry for: {op}")
+    gradient.unregistered = True   # a function call's gradient refuses such ops at the call (graph/function_gradient)
     return gradient
 
 

@@ -51,6 +51,20 @@ def broadcast(shapes, attrs=None):
     return tuple(out)
 
 
+def square_matrices(shapes, attrs=None):
+    """The input's shape, a batch of square matrices: rank 2 or more, its last two dimensions equal (MatrixInverse,
+    MatrixSquareRoot, MatrixLogarithm); TF's shape function rejects anything else while the graph is built."""
+    shape = shapes[0] if shapes else None
+    if shape is None:
+        return None
+    if len(shape) < 2:
+        raise Incompatible(f"Shape must be at least rank 2 but is rank {len(shape)}")
+    rows, cols = shape[-2], shape[-1]
+    if rows is not None and cols is not None and rows != cols:
+        raise Incompatible(f"Dimensions must be equal, but are {rows} and {cols}")
+    return shape
+
+
 def same_shapes(shapes, attrs=None):
     """Every input's shape, which must agree (AddN)."""
     if any(s is None for s in shapes):

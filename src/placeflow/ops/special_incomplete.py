@@ -272,11 +272,16 @@ def _inconsistent(first, second) -> bool:
 
 def _betainc_shape(shapes, attrs=None):
     """TF's Betainc: a, b and x of one shape, or scalars."""
-    names = ("a", "b", "x")
-    for i, j in ((0, 1), (0, 2), (1, 2)):
-        if shapes[i] is not None and shapes[j] is not None and _inconsistent(shapes[i], shapes[j]):
-            raise rules.Incompatible(f"Shapes of {names[i]} and {names[j]} are inconsistent: "
-                                     f"{rules.shape_text(shapes[i])} vs. {rules.shape_text(shapes[j])}")
+    for i, j in ((0, 1), (0, 2), (1, 2)):   # TF's shape function merges the non-scalar shapes (its texts)
+        first, second = shapes[i], shapes[j]
+        if first is None or second is None or not _inconsistent(first, second):
+            continue
+        if len(first) != len(second):
+            raise rules.Incompatible(f"Shapes must be equal rank, but are {len(first)} and {len(second)}")
+        axis = next(k for k, (p, q) in enumerate(zip(first, second)) if p is not None and q is not None and p != q)
+        raise rules.Incompatible(f"Dimension {axis} in both shapes must be equal, but are {first[axis]} and "
+                                 f"{second[axis]}. Shapes are {rules.shape_text(first)} and "
+                                 f"{rules.shape_text(second)}.")
     return rules.broadcast(shapes)
 
 

@@ -281,7 +281,7 @@ def _no_kernel(op, group) -> errors.InvalidArgumentError:
             "placeflow: change the dtype of the variable or ops so one device type has kernels for all of them."))
     return errors.InvalidArgumentError(None, None, (
         f"No OpKernel was registered to support Op '{op.type}' used by {{{{node {op.name}}}}} with these attrs: "
-        f"[dtype={enum_name(op.dtype)}]\nRegistered devices: [{', '.join(registry.DEVICE_TYPE_PRIORITY)}]\n"
+        f"[T={enum_name(op.dtype)}]\nRegistered devices: [{', '.join(registry.DEVICE_TYPE_PRIORITY)}]\n"
         "Registered kernels:\n" + ("\n".join(f"  device='{t}'; T in [{', '.join(n)}]"
                                              for t, n in list_kernels(op.type)) or "  <no registered kernels>")
         + f"\nplaceflow: cast the input of {op.name} to a dtype listed above."))

@@ -130,8 +130,9 @@ def norm_axis(axis, ndim: int) -> int:
     """A non-negative axis, checked against `ndim`."""
     if not isinstance(axis, numbers.Integral):
         raise TypeError(f"axis must be an integer, got {axis!r}")
-    if not -ndim <= axis < max(ndim, 1):
-        raise tf.errors.InvalidArgumentError(None, None, f"axis {axis} is out of bounds for array of dimension {ndim}")
+    if not -ndim <= axis < max(ndim, 1):  # a graph's shape inference refuses it while building (ValueError)
+        from ...framework import build_errors
+        raise build_errors.invalid(f"axis {axis} is out of bounds for array of dimension {ndim}")
     return int(axis) % max(ndim, 1)
 
 

@@ -168,9 +168,11 @@ def _split(ary, indices_or_sections, axis, strict):
         if n <= 0:
             raise ValueError("number sections must be larger than 0.")
         if strict and length % n:
-            raise tf.errors.InvalidArgumentError(
-                None, None, f"Number of ways to split should evenly divide the split dimension, but got "
-                f"split_dim {axis} (size = {length}) and num_split {n}")
+            from ...framework import build_errors
+            raise build_errors.invalid(
+                f"Dimension size must be evenly divisible by {n} but is {length}",
+                f"Number of ways to split should evenly divide the split dimension, but got split_dim {axis} (size = "
+                f"{length}) and num_split {n}")
         each, extra = divmod(length, n)
         sizes = [each + 1] * extra + [each] * (n - extra)
     else:
@@ -285,8 +287,9 @@ def ndim(a):
 
 
 def shape(a):
-    """The shape of `a` as a tuple (None where unknown while tracing)."""
-    return tuple(dims(asarray(a)))
+    """The static shape of `a`, a TensorShape (None where unknown while tracing), as TensorFlow's tnp.shape."""
+    from ...framework.tensor_shape import TensorShape
+    return TensorShape(dims(asarray(a)))
 
 
 def size(x, axis=None):
