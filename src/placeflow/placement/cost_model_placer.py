@@ -6,7 +6,7 @@ calling the simple placer's own steps: colocation groups (a variable with its re
 availability, soft placement and strict placement. What the simple placer decides by rule (GPU:0), this one
 decides by prediction: the groups left free are scheduled over the devices they may use (schedulers.py, on
 times from cost_model.py) and each algorithm's plan is simulated; the fastest predicted plan is kept when it
-is no slower than everything on the fastest device that fits, else that single-device plan is. Constants and
+is faster than everything on the fastest device that fits, else (a tie too) that single-device plan is. Constants and
 placeholders then follow their consumers, as in the simple placer.
 """
 
@@ -24,6 +24,7 @@ from . import cost_model, graph_placer, report, schedulers
 NAME = "cost_model"
 ALGORITHMS = ("heft", "heft (variables apart)", "m-etf", "m-sct")
 FALLBACK = "single device"
+TIE = 1e-9   # a schedule predicted within this share of the single device's is a tie: its copies gain nothing
 
 _placed_here: weakref.WeakSet = weakref.WeakSet()   # the ops this placer placed
 
@@ -243,7 +244,7 @@ class _Problem:
         fallback = found[FALLBACK]
         best = min((s for name, s in found.items() if name != FALLBACK), key=lambda s: s.predicted,
                    default=fallback)
-        chosen = best if best.predicted <= fallback.predicted else fallback
+        chosen = best if best.predicted < fallback.predicted * (1 - TIE) else fallback   # a tie: no spreading
         run = report.PlacerRun(NAME, chosen.name, chosen.predicted, schedulers.lower_bound(dag),
                                {name: s.predicted for name, s in found.items()}, dict(self.model.assumed))
         self._fallback = fallback

@@ -148,8 +148,8 @@ def priority_order(dag: Dag, rank=None) -> list:
 
 def simulate(dag: Dag, device: list, order: list) -> tuple:
     """(predicted step time, finish time per node) of `device` (per group), nodes started in `order`. The host
-    issues the nodes one after another (`dag.issue_seconds()`), as placeflow's executor does: its device threads
-    share one Python interpreter lock (runtime/step_clock.py models the same)."""
+    issues the nodes (`dag.issue_seconds()`) and copies (`dag.host` each) one after another, as placeflow's
+    executor does: its device threads share one Python interpreter lock (runtime/step_clock.py models the same)."""
     free, finish = [0.0] * dag.ndev, [0.0] * dag.n
     links, arrived = {}, {}
     group, cost, issue = dag.group, dag.cost, dag.issue_seconds()
@@ -160,8 +160,9 @@ def simulate(dag: Dag, device: list, order: list) -> tuple:
         for src, key, nbytes in dag.inputs[i]:
             s = device[group[src]]
             t = finish[src] if s == d or key is None else arrived.get((key, d))
-            if t is None:   # (a copy takes the link; the host's cost of issuing it is not modelled, as in step_clock)
-                t = max(finish[src], links.get((s, d), 0.0)) + dag.comm(s, d, nbytes)
+            if t is None:   # a copy: the host issues it, then it takes the link (as in step_clock)
+                issued += dag.host
+                t = max(finish[src], links.get((s, d), 0.0), issued) + dag.comm(s, d, nbytes)
                 links[(s, d)] = arrived[(key, d)] = t
             ready = t if t > ready else ready
         issued += issue[i]

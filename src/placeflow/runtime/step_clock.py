@@ -71,11 +71,13 @@ class _Clock:
         self.device_free = defaultdict(float)      # device name -> time it is free again
         self.host_free = 0.0                        # when the host has issued the ops so far
         self.link_free = defaultdict(float)        # (src, dst) -> time the link is free again
+        self.last_end = 0.0                         # when the last op or copy so far ends (a view holds no device)
         self.busy = defaultdict(lambda: dict.fromkeys(PHASES, 0.0))   # device name -> phase -> seconds
         self.ops = 0
         self.steps: list = []                      # (start, end) of each step
         self.step_start = None
         self.step_depth = 0
+        self.plan_step = False                     # the current top-level step is a plan's (function, Session)
         self.step_busy_start = None
         self.step_busy: list = []                  # per step: {phase: seconds summed over devices}
 
@@ -91,8 +93,8 @@ def reset() -> None:
 
 
 def now() -> float:
-    """The modelled time when every device is free and the host has issued every op."""
-    return max(max(_clock.device_free.values(), default=0.0), _clock.host_free)
+    """The modelled time when every op and copy has ended and the host has issued every op."""
+    return max(max(_clock.device_free.values(), default=0.0), _clock.host_free, _clock.last_end)
 
 
 def _ready(array) -> float:
@@ -103,9 +105,10 @@ def _ready(array) -> float:
 
 def earliest_start(device, args) -> float:
     """When an op reading `args` could start on `device` (None: no device's compute, e.g. a copy): its inputs
-    ready and the device free."""
-    ready = max((_ready(a) for a in args), default=0.0)
-    return ready if device is None else max(ready, _clock.device_free[device.name])
+    ready and the device free, not before the current step started (inputs made by earlier steps are ready)."""
+    clock = _clock
+    ready = max([clock.step_start or 0.0] + [_ready(a) for a in args])
+    return ready if device is None else max(ready, clock.device_free[device.name])
 
 
 def _set_ready(out, when: float) -> None:
@@ -144,19 +147,25 @@ def ran(device, op: str, args, out, attrs, dtype, name, planned=False) -> None:
             start = max(start, clock.device_free[device.name])
             clock.device_free[device.name] = start + seconds
         end = start + seconds
+        clock.last_end = max(clock.last_end, end)
         clock.host_free = issued   # (a CPU kernel runs on its device's lane, NumPy without the GIL: it holds no issue)
         clock.busy[device.name][_phase(op, name)] += seconds
     _set_ready(out, end)
 
 
 def copied(src, dst, array, out) -> None:
-    """`array` was copied from device `src` to `dst` as `out`: the link's time, in the copies phase."""
+    """`array` was copied from device `src` to `dst` as `out`: the link's time, in the copies phase, after the
+    host has issued it (a plan's copy node; an eager op's copies are part of its issue)."""
     seconds = _copy_seconds(src, dst, int(array.nbytes))
     with _lock:
         clock = _clock
+        in_plan = clock.plan_step or getattr(_state, "plan", False)   # (device threads do not share _state)
+        if seconds and in_plan:
+            clock.host_free += host_seconds("plan_op")
         link = (src.name, dst.name)
-        start = max(_ready(array), clock.link_free[link])
+        start = max(_ready(array), clock.link_free[link], clock.host_free if in_plan else 0.0)
         end = start + seconds
+        clock.last_end = max(clock.last_end, end)
         clock.link_free[link] = end
         clock.busy[dst.name]["all-reduce" if getattr(_state, "phase", None) == "all-reduce" else "copies"] += seconds
         # (a copy takes the link, not the destination's compute: its readers wait for `end` through the ready time)
@@ -208,6 +217,7 @@ def begin_step(plan_call: bool = False) -> None:
         clock.host_free = start
         clock.step_start = start
         clock.step_busy_start = _busy_totals(clock)
+        clock.plan_step = plan_call
         if plan_call:
             clock.host_free = start + host_seconds("plan_call")
 
@@ -223,6 +233,7 @@ def end_step() -> None:
         totals = _busy_totals(clock)
         clock.step_busy.append({p: totals[p] - clock.step_busy_start[p] for p in PHASES})
         clock.step_start = None
+        clock.plan_step = False
 
 
 def _busy_totals(clock) -> dict:
