@@ -207,9 +207,10 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     x = _floats(a)
     s, u, v = svd(x)
     rows, cols = int(x.shape[-2]), int(x.shape[-1])
-    cutoff = _default_tolerance(x, s, 10.0 * max(rows, cols)) if rcond is None else \
-        math_ops.reduce_max(s, axis=-1, keepdims=True) * rcond
     from .array_ops import expand_dims, zeros_like
+    # rcond is one number, or one per matrix of the batch (TF: rcond[..., newaxis] * the largest singular value)
+    cutoff = _default_tolerance(x, s, 10.0 * max(rows, cols)) if rcond is None else \
+        math_ops.reduce_max(s, axis=-1, keepdims=True) * expand_dims(convert_to_tensor(rcond, dtype=s.dtype), -1)
     inverse = math_ops.where(math_ops.greater(s, cutoff), math_ops.reciprocal(s), zeros_like(s))
     return matmul(v * expand_dims(inverse, -2), u, adjoint_b=True, name=name)
 
@@ -317,9 +318,16 @@ def _rows_in_order(x, perm, batch_dims):
 
 
 def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
-    """x with input @ x = rhs, from lu(input)."""
+    """x with input @ x = rhs, from lu(input); the batch dimensions of lower_upper, perm and rhs broadcast."""
+    import numpy as np
+    from .indexing import broadcast_to
+    lower_upper, perm = convert_to_tensor(lower_upper), convert_to_tensor(perm)
+    rhs = convert_to_tensor(rhs, dtype=lower_upper.dtype)
+    batch = tuple(np.broadcast_shapes(tuple(lower_upper.shape[:-2]), tuple(perm.shape[:-1]), tuple(rhs.shape[:-2])))
+    lower_upper = broadcast_to(lower_upper, batch + tuple(lower_upper.shape[-2:]))
+    perm = broadcast_to(perm, batch + tuple(perm.shape[-1:]))
+    rhs = broadcast_to(rhs, batch + tuple(rhs.shape[-2:]))
     lower, upper = _lu_factors(lower_upper)
-    rhs = convert_to_tensor(rhs, dtype=lower.dtype)
     permuted = _rows_in_order(rhs, perm, len(lower.shape) - 2)
     return triangular_solve(upper, triangular_solve(lower, permuted, lower=True), lower=False, name=name)
 

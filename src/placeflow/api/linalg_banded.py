@@ -86,23 +86,83 @@ def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None):
 
 
 def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=None, tol=None, name=None):
-    """The eigenvalues (ascending) of the symmetric tridiagonal matrix with diagonal alpha and off-diagonal beta;
-    select 'a' (all), 'i' (indices [lo, hi]) or 'v' (values in (lo, hi])."""
-    if not eigvals_only:
-        raise NotImplementedError("eigh_tridiagonal(eigvals_only=False) is not implemented in placeflow; use "
-                                  "tf.linalg.eigh on the assembled matrix.")
-    from .linalg import eigvalsh
-    alpha, beta = convert_to_tensor(alpha), convert_to_tensor(beta)
-    matrix = _diag(alpha, 0) + _diag(array_ops.concat([beta, array_ops.zeros([1], beta.dtype)], 0), 1) \
-        + _diag(array_ops.concat([array_ops.zeros([1], beta.dtype), beta], 0), -1)
-    values = eigvalsh(matrix)
+    """The eigenvalues (ascending, real) of the Hermitian tridiagonal matrix with diagonal alpha and
+    superdiagonal beta, and with eigvals_only=False its eigenvectors (as columns); select 'a' (all), 'i'
+    (indices [lo, hi]) or 'v' (values in (lo, hi], widened as TF widens it by its bisection's tolerance, so an
+    eigenvalue equal to lo is kept).
+
+    A complex matrix is first made real: with D = diag of the phases of beta's running product, D* T D is the
+    real symmetric tridiagonal matrix with diagonal Re(alpha) and off-diagonal |beta| (TF's bisection works on
+    the same real data), and the eigenvectors of T are D times its eigenvectors."""
+    if select not in ("a", "i", "v"):
+        raise ValueError(f"select must be 'a', 'i' or 'v', got {select!r}")
+    from .indexing import boolean_mask
+    from .linalg import eigh, eigvalsh
+    alpha = convert_to_tensor(alpha)
+    beta = convert_to_tensor(beta, dtype=alpha.dtype)
+    real_dtype = alpha.dtype.real_dtype
+    is_complex = alpha.dtype.is_complex
+    diagonal = math_ops.real(alpha) if is_complex else alpha
+    off = math_ops.abs(beta) if is_complex else beta
+    zero = array_ops.zeros([1], real_dtype)
+    matrix = _diag(diagonal, 0) + _diag(array_ops.concat([off, zero], 0), 1) \
+        + _diag(array_ops.concat([zero, off], 0), -1)
+    if eigvals_only:
+        values, vectors = eigvalsh(matrix), None
+    else:
+        values, vectors = eigh(matrix)
+        if is_complex:
+            vectors = math_ops.multiply(array_ops.expand_dims(_phases(beta), -1), math_ops.cast(vectors, alpha.dtype))
+        vectors = _reorthonormalized(vectors)
     if select == "a":
-        return values
+        return values if eigvals_only else (values, vectors)
     low, high = select_range
     if select == "i":
-        return values[int(low):int(high) + 1]
-    if select == "v":
-        from .indexing import boolean_mask
-        return boolean_mask(values, math_ops.logical_and(values > low, values <= high))
-    raise ValueError(f"select must be 'a', 'i' or 'v', got {select!r}")
+        keep = slice(int(low), int(high) + 1)
+        return values[keep] if eigvals_only else (values[keep], vectors[:, keep])
+    lower, upper = _widened_range(diagonal, off, low, high)
+    mask = math_ops.logical_and(math_ops.greater_equal(values, lower), math_ops.less(values, upper))
+    chosen = boolean_mask(values, mask)
+    return chosen if eigvals_only else (chosen, boolean_mask(vectors, mask, axis=1))
+
+
+def _reorthonormalized(vectors):
+    """One Newton-Schulz step V (3I - V*V) / 2: the columns orthonormal to rounding (TF's inverse iteration
+    orthogonalizes its eigenvectors explicitly; a dense solver's are a few ulps further off)."""
+    from .linalg import eye, matmul
+    gram = matmul(vectors, vectors, adjoint_a=True)
+    size = int(vectors.shape[-1])
+    return matmul(vectors, 1.5 * eye(size, dtype=vectors.dtype) - 0.5 * gram)
+
+
+def _phases(beta):
+    """d with d[0] = 1 and d[k+1] = d[k] * conj(beta[k]) / |beta[k]| (1 where beta[k] is 0): the unit diagonal
+    that makes the Hermitian tridiagonal matrix real."""
+    size = math_ops.abs(beta)
+    safe = math_ops.where(math_ops.equal(size, 0), array_ops.ones_like(size), size)
+    unit = math_ops.where(math_ops.equal(size, 0), array_ops.ones_like(beta),
+                          math_ops.divide(math_ops.conj(beta), math_ops.cast(safe, beta.dtype)))
+    running = math_ops.cumprod(unit)  # renormalized: a product of unit numbers drifts off the unit circle
+    running = math_ops.divide(running, math_ops.cast(math_ops.abs(running), beta.dtype))
+    return array_ops.concat([array_ops.ones([1], beta.dtype), running], 0)
+
+
+def _widened_range(diagonal, off, low, high):
+    """TF's bisection bounds for select='v': (low, high] widened by n * 2.1 * eps * |T| plus a multiple of the
+    smallest allowed pivot, |T| bounded by the Gershgorin discs."""
+    import numpy as np
+    info = np.finfo(diagonal.dtype.numpy_dtype)
+    size = int(diagonal.shape[-1])
+    magnitude = math_ops.abs(off)
+    zero = array_ops.zeros([1], diagonal.dtype)
+    row_sums = array_ops.concat([zero, magnitude], 0) + array_ops.concat([magnitude, zero], 0)
+    norm = math_ops.maximum(math_ops.abs(math_ops.reduce_max(diagonal + row_sums)),
+                            math_ops.abs(math_ops.reduce_min(diagonal - row_sums)))
+    one = np.ones([], dtype=info.dtype)
+    safe_minimum = np.maximum(one / info.max, (one + info.eps) * info.tiny)
+    pivot = safe_minimum * math_ops.maximum(one, math_ops.reduce_max(math_ops.square(magnitude)))
+    slack = size * 2.1 * info.eps * norm
+    low = math_ops.cast(convert_to_tensor(low), diagonal.dtype)
+    high = math_ops.cast(convert_to_tensor(high), diagonal.dtype)
+    return low - slack - 2 * 2.1 * pivot, high + slack + 2.1 * pivot
 

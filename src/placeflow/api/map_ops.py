@@ -27,21 +27,51 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     infer_shape are scheduling and memory hints (slices run in order here)."""
     from . import math_ops
     leaves = [convert_to_tensor(leaf) for leaf in nest.flatten(elems)]
+    if not leaves:
+        raise ValueError(f"elems must be a Tensor or (possibly nested) sequence of Tensors. Got {elems!r}, which "
+                         "does not contain any Tensors.")
+    if any(leaf.shape is not None and len(leaf.shape) == 0 for leaf in leaves):
+        raise ValueError(f"Elements in elems must be 1+ dimensional Tensors, not scalars; got {elems!r} (map_fn "
+                         "maps over the first dimension: give a vector, or a structure of tensors of rank >= 1)")
     count = _length(leaves)
     columns = [indexing.unstack(leaf, count) for leaf in leaves]  # dense gradients, as TF's TensorArray gives
     results = [fn(nest.pack_sequence_as(elems, [column[i] for column in columns])) for i in range(count)]
     if not results:
-        raise NotImplementedError("tf.map_fn over zero elements is not implemented in placeflow (the result's "
-                                  "shape would come from fn_output_signature).")
+        return _empty_results(fn_output_signature if fn_output_signature is not None else dtype)
     stacked = [array_ops.stack([convert_to_tensor(r) for r in column]) for column in
                zip(*[nest.flatten(result) for result in results])]
     signature = fn_output_signature if fn_output_signature is not None else dtype
     if signature is None and _results_like_elems:  # TF: the results then have the structure of `elems`
         nest.assert_same_structure(elems, results[0])
+    if nest.is_nested(signature):
+        try:
+            nest.assert_same_structure(signature, results[0])
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"The two structures don't have the same nested structure.\n\nFirst structure: "
+                            f"{signature!r}\n\nSecond structure: {results[0]!r}\n\nMore specifically: {error} "
+                            "(map_fn's fn_output_signature/dtype must have the structure fn returns)") from None
     _check_signature(signature, stacked)
     if not back_prop:
         stacked = [math_ops.stop_gradient(s) for s in stacked]
     return nest.pack_sequence_as(results[0], stacked)
+
+
+def _empty_results(signature):
+    """map_fn over zero elements: empty tensors ([0] + each output's static shape) of fn_output_signature's
+    dtypes; without a signature the results' dtypes are unknown (fn never runs), which placeflow refuses."""
+    if signature is None:
+        raise NotImplementedError("tf.map_fn over zero elements without fn_output_signature (or dtype) is not "
+                                  "implemented in placeflow: fn never runs, so give the result's dtype.")
+    import numpy as np
+    from ..framework import dtypes
+
+    def empty(spec):
+        dtype = dtypes.as_dtype(getattr(spec, "dtype", spec))
+        shape = getattr(spec, "shape", None)
+        inner = tuple(int(d) for d in shape) if shape is not None and None not in tuple(shape) else ()
+        host = np.empty((0,) + inner, dtype=object if dtype == dtypes.string else dtype.numpy_dtype)
+        return convert_to_tensor(host, dtype=dtype)
+    return nest.map_structure(empty, signature)
 
 
 def _check_signature(signature, stacked) -> None:

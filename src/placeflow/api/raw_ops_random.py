@@ -163,7 +163,33 @@ def _stateless_sample_box(*, image_size, bounding_boxes, min_object_covered, see
     return outputs("StatelessSampleDistortedBoundingBox", "begin size bboxes", tuple(found))
 
 
+def _key_counter_values(op: str, seed) -> tuple:
+    """TF's (key [1] uint64, counter [2] uint64) Philox state for a stateless seed (philox.key_counter)."""
+    from ..ops import philox
+    from .array_ops import get_static_value
+    known = get_static_value(convert_to_tensor(seed))
+    if known is None:
+        raise NotImplementedError(f"tf.raw_ops.{op} of a seed known only when the graph runs is not implemented in "
+                                  "placeflow: give the seed as a constant (or use the stateless ops with seed=)")
+    (k0, k1), (c0, c1, c2, c3) = philox.key_counter(np.asarray(known))
+    key = np.array([k0 | k1 << 32], dtype=np.uint64)
+    counter = np.array([c0 | c1 << 32, c2 | c3 << 32], dtype=np.uint64)
+    from ..eager.convert import constant
+    return constant(key, dtype=dtypes.uint64), constant(counter, dtype=dtypes.uint64)
+
+
+def _get_alg(*, name=None):
+    from ..eager.convert import constant
+    return constant(1, dtype=dtypes.int32)  # Philox, TF's algorithm on CPU and GPU
+
+
 _OPS = {
+    "StatelessRandomGetKeyCounter": lambda *, seed, name=None: outputs(
+        "StatelessRandomGetKeyCounter", "key counter", _key_counter_values("StatelessRandomGetKeyCounter", seed)),
+    "StatelessRandomGetAlg": _get_alg,
+    "StatelessRandomGetKeyCounterAlg": lambda *, seed, name=None: outputs(
+        "StatelessRandomGetKeyCounterAlg", "key counter alg",
+        _key_counter_values("StatelessRandomGetKeyCounterAlg", seed) + (_get_alg(),)),
     "RandomUniform": _random_uniform, "RandomStandardNormal": _normal("RandomStandardNormal"),
     "TruncatedNormal": _normal("TruncatedNormal"), "RandomUniformInt": _random_uniform_int,
     "RandomGamma": _random_gamma, "RandomPoissonV2": _random_poisson, "RandomShuffle": _random_shuffle,

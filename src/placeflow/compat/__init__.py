@@ -1,5 +1,7 @@
-"""placeflow.compat: TensorFlow 1 names (compat.v1) and TF's text/bytes helpers (as_bytes, as_text, as_str)."""
+"""placeflow.compat: TensorFlow 1 names (compat.v1), TF's text/bytes helpers (as_bytes, as_text, as_str) and
+the forward-compatibility date (forward_compatible, forward_compatibility_horizon)."""
 from . import v1  # noqa: F401
+from ..framework.forward_compat import forward_compatibility_horizon, forward_compatible  # noqa: F401
 
 
 def as_bytes(bytes_or_text, encoding="utf-8") -> bytes:

@@ -17,6 +17,9 @@ from ..graph.v1_api import placeholder_with_default
 from ..api.script_ops import py_func
 from ..api.control_flow import cond_v1 as cond, while_loop_v1 as while_loop
 from .summary_metadata import SummaryMetadata
+from .v1_namespaces import data, ragged, random  # noqa: F401 - TF1's data/random/ragged names beside TF2's
+from ..api.random import set_seed as set_random_seed  # TF1's name; eagerly the same global seed as tf.random.set_seed
+from ..api.tf1_values import SparseTensorValue  # noqa: F401 - what a TF1 Session returns for a SparseTensor
 from ..api.ctc import compat_v1_nn as nn  # noqa: F401 - placeflow.nn with TF1's CTC signatures
 from ..init_ops import (
     Constant as constant_initializer, GlorotUniform as glorot_uniform_initializer, Ones as ones_initializer,
@@ -33,8 +36,8 @@ __all__ = ["AUTO_REUSE", "colocate_with", "cond", "while_loop", "ConfigProto", "
            "global_variables_initializer", "glorot_uniform_initializer", "GPUOptions", "gradients", "Graph", "group",
            "InteractiveSession", "name_scope", "no_op", "ones_initializer", "Operation", "placeholder",
            "placeholder_with_default", "py_func", "random_normal_initializer", "random_uniform_initializer",
-           "reset_default_graph", "RunMetadata", "RunOptions", "Session", "SummaryMetadata", "Tensor", "train",
-           "trainable_variables",
+           "reset_default_graph", "RunMetadata", "RunOptions", "Session", "set_random_seed", "SparseTensorValue",
+           "SummaryMetadata", "Tensor", "train", "trainable_variables",
            "Variable", "variable_scope", "variables_initializer", "zeros_initializer"]
 
 

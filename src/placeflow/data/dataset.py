@@ -476,12 +476,23 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
 
     # -- element specs ----------------------------------------------------------------------------
     @property
+    def _spec(self):
+        """The elements' TensorSpecs: given, or from the dataset's rule (its traced map function) the first time
+        anything needs them, so the datasets built on it inherit them; None: to be learned from an element."""
+        rule = self.__dict__.pop("_spec_rule", None)
+        if rule is not None and self.__dict__.get("_spec_value") is None:
+            self.__dict__["_spec_value"] = rule()
+        return self.__dict__.get("_spec_value")
+
+    @_spec.setter
+    def _spec(self, value):
+        self.__dict__["_spec_value"] = value
+
+    @property
     def element_spec(self):
         """The structure of TensorSpecs of one element (learned from the first element where no rule gives
         it: then every dimension is None, as the other elements may differ)."""
-        if self._spec is None and getattr(self, "_spec_rule", None) is not None:
-            self._spec = self._spec_rule()  # None when the function cannot be traced: learned from an element
-        if self._spec is None:
+        if self._spec is None:  # no rule, or a function that cannot be traced: learned from an element
             first = next(iter(self._make_iterator()), None)
             if first is None:
                 raise ValueError("The dataset is empty: its element_spec cannot be learned from an element.")
@@ -670,6 +681,7 @@ def _call_eagerly(fn, element):
     _check_arity(fn, len(args))
     with graph_mode.suspended():
         result = fn(*[_as_tensors(a) for a in args])
+        _refuse_composite_values(result)
         try:
             host = _map_structure(_to_host, result)
             for leaf in _leaves(host):
@@ -680,6 +692,26 @@ def _call_eagerly(fn, element):
         except (TypeError, ValueError):
             raise element_errors.DefinitionError(
                 f"Unsupported return value from function passed to Dataset.map(): {result!r}.") from None
+
+
+def _refuse_composite_values(result) -> None:
+    """A function's sparse or ragged value (which a tuple-walking conversion would split into dense parts)
+    refused by name: placeflow's datasets hold dense tensors."""
+    kind = type(result).__name__
+    if kind in ("SparseTensorValue", "RaggedTensorValue") or _host_is_composite(result):
+        raise NotImplementedError(f"A dataset of {kind} values is not implemented in placeflow (its datasets hold "
+                                  f"dense tensors); the function returned {result!r}.")
+    if isinstance(result, dict):
+        for value in result.values():
+            _refuse_composite_values(value)
+    elif isinstance(result, (tuple, list)):
+        for value in result:
+            _refuse_composite_values(value)
+
+
+def _host_is_composite(value) -> bool:
+    return not hasattr(value, "numpy") and (hasattr(value, "_type_spec") or hasattr(value, "dense_shape")
+                                            or hasattr(value, "flat_values"))
 
 
 def _check_arity(fn, count: int) -> None:
@@ -697,7 +729,8 @@ def _check_arity(fn, count: int) -> None:
 
 def _host_value(value):
     """A source's host array: NumPy arrays keep their dtype; Python floats become float32 and ints int32 (TF)."""
-    if hasattr(value, "_type_spec") and not hasattr(value, "numpy"):  # a composite: ExtensionType, ragged, ...
+    composite = hasattr(value, "_type_spec") or hasattr(value, "dense_shape") or hasattr(value, "flat_values")
+    if composite and not hasattr(value, "numpy"):  # ExtensionType, SparseTensor, RaggedTensor, IndexedSlices, ...
         raise NotImplementedError(f"A dataset of {type(value).__name__} values is not implemented in placeflow "
                                   f"(its datasets hold dense tensors); got {value!r}.")
     if hasattr(value, "numpy"):
@@ -908,11 +941,26 @@ def _file_cached(dataset, filename):
 
 
 def _stack(elements):
+    """The elements stacked along a new first dimension, part by part; TF's InvalidArgumentError when a part's
+    shape differs between the elements (raised when the consumer reaches that batch)."""
+    first_shapes = [np.shape(leaf) for leaf in _leaves(elements[0])]
+    for position, element in enumerate(elements[1:], start=1):
+        for component, (expected, leaf) in enumerate(zip(first_shapes, _leaves(element))):
+            if np.shape(leaf) != expected:
+                def text(shape):
+                    return "[" + ",".join(str(d) for d in shape) + "]"
+                raise InvalidArgumentError(None, None, f"Cannot batch tensors with different shapes in component "
+                                                       f"{component}. First element had shape {text(expected)} and "
+                                                       f"element {position} had shape {text(np.shape(leaf))}.")
+    return _stack_parts(elements)
+
+
+def _stack_parts(elements):
     first = elements[0]
     if isinstance(first, dict):
-        return {k: _stack([e[k] for e in elements]) for k in first}
+        return {k: _stack_parts([e[k] for e in elements]) for k in first}
     if isinstance(first, tuple):
-        items = [_stack([e[i] for e in elements]) for i in range(len(first))]
+        items = [_stack_parts([e[i] for e in elements]) for i in range(len(first))]
         return type(first)(*items) if hasattr(first, "_fields") else tuple(items)
     return np.stack(elements)
 

@@ -165,6 +165,9 @@ class GradientTape:
 
     def __enter__(self):
         global active_count
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active "
+                             "tape: exit its `with` block first (or use a second tf.GradientTape)")
         _stack().append(self)
         self._recording = True
         self._entered = True
@@ -173,23 +176,29 @@ class GradientTape:
         return self
 
     def __exit__(self, *exc):
+        self._pop()
+        return False
+
+    def _pop(self) -> None:
+        """Stop recording for good: leave the tape stack (once, whether by __exit__ or by gradient())."""
         global active_count
         stack = _stack()
         if self in stack:
             stack.remove(self)
+            with _count_lock:
+                active_count -= 1
         self._recording = False
-        with _count_lock:
-            active_count -= 1
-        return False
 
     def watch(self, tensor) -> None:
-        """Record operations on `tensor` (a tensor, a variable, or a nested structure of them)."""
+        """Record operations on `tensor` (a tensor, a variable, a composite tensor such as a SparseTensor, whose
+        component tensors are watched, or a nested structure of them)."""
         for item in _flat(tensor):
             item = _resolve(item)
             if hasattr(item, "_as_tensor") and hasattr(item, "assign"):
                 self._watched_variables[id(item)] = item
             else:
-                self._track(item)
+                for component in _watchable_components(item):
+                    self._track(component)
 
     def watched_variables(self) -> tuple:
         """The variables this tape watched, in the order they were first watched."""
@@ -200,22 +209,50 @@ class GradientTape:
         return _Paused(self)
 
     def reset(self) -> None:
-        """Forget everything recorded so far."""
+        """Forget everything recorded so far, watched variables included (as exiting and re-entering the
+        context with a new tape would)."""
+        self._forget()
+        self._watched_variables = {}
+
+    def _forget(self) -> None:
+        """Drop the recorded ops and tracked tensors (a non-persistent tape after its one gradient call keeps
+        the variables it watched, which watched_variables() still reports)."""
         self._entries, self._keys, self._variable_reads = [], {}, {}
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients="none"):
-        """d(sum of target) / d(each source): tensors or variables, in the structure of `sources`."""
+        """d(sum of target) / d(each source): tensors or variables, in the structure of `sources`.
+
+        Called inside the tape's own context, a persistent tape records the gradient computation too (so a
+        later call can differentiate it: higher-order gradients); a non-persistent tape stops recording."""
         if (self._used and not self._persistent) or not self.__dict__.get("_entered"):  # (TF: never entered too)
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
                                "(or jacobians)")
+        unconnected_gradients = _unconnected_choice(unconnected_gradients)
+        if self._recording and not self._persistent:
+            self._pop()
         self._used = True
         flat_sources = _flat(sources)
-        with _Paused(self):
-            grads = self._backprop(_flat(target), _flat(output_gradients) if output_gradients is not None
-                                   else None, self._source_keys(flat_sources), consume=not self._persistent)
-            results = [self._source_gradient(s, grads, unconnected_gradients) for s in flat_sources]
+        flat_targets = [_resolve(t) for t in _flat(target)]
+        seeds = _flat(output_gradients) if output_gradients is not None else [None] * len(flat_targets)
+        pause = _Paused(self) if not self._recording else contextlib.nullcontext()
+        with pause:
+            # A variable as a target stands for itself (TF differentiates its handle): it seeds its own
+            # gradient as a source, when the tape watches it, and nothing upstream of its reads.
+            tensor_targets, tensor_seeds, variable_seeds = [], [], {}
+            for item, seed in zip(flat_targets, seeds):
+                if _is_variable(item):
+                    if id(item) in self._watched_variables:
+                        seed = seed if seed is not None else _execute("OnesLike", (item._as_tensor(),), item.dtype)
+                        _accumulate(variable_seeds, id(item), seed)
+                elif seed is not None or _trainable(item):
+                    tensor_targets.append(item)
+                    tensor_seeds.append(seed)
+            grads = self._backprop(tensor_targets, tensor_seeds, self._source_keys(flat_sources),
+                                   consume=not self._persistent)
+            results = [self._source_gradient(s, grads, unconnected_gradients, variable_seeds)
+                       for s in flat_sources]
         if not self._persistent:
-            self.reset()
+            self._forget()
         return pack_as(sources, results)
 
     def _source_keys(self, sources) -> set:
@@ -233,22 +270,46 @@ class GradientTape:
                  experimental_use_pfor=True):
         """d target[i...] / d source[j...] for every element pair: shape target.shape + source.shape, per source
         (one backward pass per element of `target`)."""
+        self._check_loop_jacobian("jacobian", experimental_use_pfor)
         return self._jacobian(target, sources, unconnected_gradients, batch=False)
 
     def batch_jacobian(self, target, source, unconnected_gradients="none", parallel_iterations=None,
                        experimental_use_pfor=True):
         """Per example b: d target[b, i...] / d source[b, j...]; shape [batch] + target.shape[1:] + source.shape[1:]
         (examples must not depend on each other, as TensorFlow assumes)."""
+        target_shape, source_shape = _resolve(target).shape, _resolve(source).shape
+        for name, shape in (("target", target_shape), ("source", source_shape)):
+            if len(shape) < 2:
+                raise ValueError(f"batch_jacobian: the {name}'s shape {tuple(shape)} must have rank at least 2 "
+                                 "(a batch dimension first, then the example's dimensions)")
+        if None not in (target_shape[0], source_shape[0]) and int(target_shape[0]) != int(source_shape[0]):
+            raise ValueError(f"Need first dimension of target shape {tuple(target_shape)} and source shape "
+                             f"{tuple(source_shape)} to match (the batch size)")
+        self._check_loop_jacobian("batch_jacobian", experimental_use_pfor)
         return self._jacobian(target, source, unconnected_gradients, batch=True)
+
+    def _check_loop_jacobian(self, name: str, use_pfor: bool) -> None:
+        """TF computes a jacobian with experimental_use_pfor=False by calling gradient() once per element, which
+        eagerly needs a persistent tape; it refuses otherwise, and so does placeflow."""
+        from ..framework import graph_mode
+        if not use_pfor and not self._persistent and graph_mode.active() is None:
+            raise RuntimeError(f"GradientTape must be created with persistent=True to compute the {name} with "
+                               "eager execution enabled and with experimental_use_pfor set to False.")
 
     def _jacobian(self, target, sources, unconnected, batch: bool):
         if self._used and not self._persistent:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
                                "(or jacobians)")
+        unconnected = _unconnected_choice(unconnected)
         self._used = True
         target = _resolve(target)
         flat_sources = [_resolve(s) for s in _flat(sources)]
         shape = tuple(int(d) for d in target.shape)
+        if 0 in shape:  # no element to differentiate: the jacobian is empty (TF returns zeros of its shape)
+            results = [_empty_jacobian(shape, s, target.dtype, batch) for s in flat_sources]
+            if not self._persistent:
+                self._forget()
+            return pack_as(sources, results)
         rows = []
         with _Paused(self):
             count = int(np.prod(shape[1:] if batch else shape)) if (shape[1:] if batch else shape) else 1
@@ -261,7 +322,7 @@ class GradientTape:
                 grads = self._backprop([target], [_constant(seed, target.dtype)], self._source_keys(flat_sources))
                 rows.append([self._source_gradient(s, grads, unconnected) for s in flat_sources])
         if not self._persistent:
-            self.reset()
+            self._forget()
         results = [_stack_rows([row[k] for row in rows], shape, s, batch) for k, s in enumerate(flat_sources)]
         return pack_as(sources, results)
 
@@ -271,7 +332,8 @@ class GradientTape:
         entry ran; `consume`: drop each entry once it ran (its forward values go with it)."""
         grads: dict = {}
         for index, target in enumerate(targets):
-            seed = seeds[index] if seeds is not None else _execute("OnesLike", (target,), target.dtype)
+            seed = seeds[index] if seeds is not None else None
+            seed = seed if seed is not None else _execute("OnesLike", (target,), target.dtype)
             _accumulate(grads, self._track(target), seed)
         entries = self._entries
         for position in range(len(entries) - 1, -1, -1):
@@ -300,10 +362,13 @@ class GradientTape:
                     _accumulate(grads, key, grad)
         return grads
 
-    def _source_gradient(self, source, grads, unconnected):
+    def _source_gradient(self, source, grads, unconnected, variable_seeds=None):
         source = _resolve(source)
-        if hasattr(source, "_as_tensor") and hasattr(source, "assign"):
-            grad = _sum([grads[k] for k in self._variable_reads.get(id(source), []) if k in grads])
+        if _is_variable(source):
+            parts = [grads[k] for k in self._variable_reads.get(id(source), []) if k in grads]
+            if variable_seeds and id(source) in variable_seeds:
+                parts.append(variable_seeds[id(source)])
+            grad = _sum(parts)
         else:
             grad = grads.get(self._key_of(source))
         if grad is None and unconnected == UnconnectedGradients.ZERO:
@@ -319,6 +384,7 @@ def _stack_rows(rows, target_shape, source, batch: bool):
     if all(r is None for r in rows):
         return None
     source_shape = tuple(int(d) for d in source.shape)
+    rows = [indexed_slices.densify(r) if isinstance(r, IndexedSlices) else r for r in rows]
     like = next(r for r in rows if r is not None)
     parts = [zeros_like(like) if r is None else r for r in rows]
     stacked = emit("Pack", tuple(parts), like.dtype, {"axis": 0})  # [elements, *source]
@@ -329,11 +395,56 @@ def _stack_rows(rows, target_shape, source, batch: bool):
     return reshape(moved, (target_shape[0],) + target_shape[1:] + source_shape[1:])
 
 
+def _empty_jacobian(target_shape, source, dtype, batch: bool):
+    """The jacobian of a target without elements: zeros of the shape it would have."""
+    source_shape = tuple(int(d) for d in source.shape)
+    shape = target_shape + (source_shape[1:] if batch else source_shape)
+    return _execute("Fill", (), dtype, {"shape": shape, "dtype": dtype, "value": 0})
+
+
 class UnconnectedGradients:
     """What gradient() returns for sources the target does not depend on."""
 
     NONE = "none"
     ZERO = "zero"
+
+
+def _unconnected_choice(value) -> str:
+    """'none' or 'zero' from a string or an UnconnectedGradients member; ValueError for anything else."""
+    choice = getattr(value, "value", value)
+    if choice not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
+        raise ValueError(f"Unknown value for unconnected_gradients: {choice!r}; expected 'none' or 'zero' "
+                         "(tf.UnconnectedGradients.NONE or .ZERO)")
+    return choice
+
+
+def _trainable(tensor) -> bool:
+    """Whether a target seeds a gradient: any numeric or boolean dtype (an integer output of a differentiated
+    function gets its zero gradients, as in TF); a string (or resource, variant) target seeds nothing, so its
+    sources get None rather than an error."""
+    dtype = getattr(tensor, "dtype", None)
+    return getattr(dtype, "name", None) not in ("string", "resource", "variant")
+
+
+def _is_variable(item) -> bool:
+    """Whether the tape treats `item` as a variable (tracked through its reads)."""
+    return hasattr(item, "_as_tensor") and hasattr(item, "assign")
+
+
+def _watchable_components(item) -> list:
+    """The tensors watch() tracks for `item`: itself, or a composite tensor's floating components; ValueError
+    for anything that is not a tensor (a NumPy array, a Python number, ...)."""
+    if isinstance(item, IndexedSlices):
+        return [item.values]
+    if hasattr(item, "dense_shape") and hasattr(item, "indices") and hasattr(item, "values"):  # SparseTensor
+        return [item.values]
+    if hasattr(item, "flat_values") and hasattr(item, "row_splits"):  # RaggedTensor
+        return [item.flat_values]
+    if isinstance(item, (np.ndarray, np.generic, int, float, complex, bool, str, bytes)) or \
+            not (hasattr(item, "dtype") and hasattr(item, "shape")):
+        raise ValueError(f"GradientTape.watch: passed in object {item!r} of type {type(item).__name__!r}, not "
+                         "a tf.Tensor, tf.Variable or composite tensor; convert it with tf.constant first")
+    return [item]
 
 
 class _Paused:

@@ -121,6 +121,30 @@ class Variable(Trackable):
 
     value = read_value
 
+    def sparse_read(self, indices, name=None):
+        """The rows at `indices` (tf.gather of the value along axis 0)."""
+        return execute("GatherV2", (self._as_tensor(), convert_to_tensor(indices)), self.dtype, {"axis": 0},
+                       name=name)
+
+    def gather_nd(self, indices, name=None):
+        """tf.gather_nd of the value."""
+        return execute("GatherNd", (self._as_tensor(), convert_to_tensor(indices)), self.dtype, name=name)
+
+    @property
+    def initializer(self):
+        """None: an eager variable is initialized when it is created (TF2's eager `initializer` is None too;
+        a TF1 graph's variables have an initializer op)."""
+        return None
+
+    def is_initialized(self, name=None):
+        """A boolean tensor: always True for an eager variable."""
+        from .convert import constant
+        return constant(True)
+
+    def get_shape(self):
+        """The variable's shape (an alias of `shape`)."""
+        return self.shape
+
     def numpy(self) -> np.ndarray:
         """The current value as a NumPy array."""
         return EagerTensor(current_value(self), self._device).numpy()

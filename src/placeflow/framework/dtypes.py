@@ -85,6 +85,11 @@ class DType:
         return self
 
     @property
+    def real_dtype(self) -> "DType":
+        """The dtype of a value's real part: float32 for complex64, float64 for complex128, else this dtype."""
+        return {"complex64": float32, "complex128": float64}.get(self.name, self)
+
+    @property
     def max(self):
         """The largest value of this dtype (TypeError for bool, string and complex, as in TensorFlow)."""
         return self._limits()[1]

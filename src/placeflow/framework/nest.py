@@ -11,11 +11,19 @@ def _is_composite(value) -> bool:
     return hasattr(type(value), "_nest_components")
 
 
+def _is_sequence(value) -> bool:
+    """A list or tuple nest descends into; a TensorShape (a tuple subclass) is a leaf, as in TensorFlow."""
+    if not isinstance(value, (list, tuple)):
+        return False
+    from .tensor_shape import TensorShape
+    return not isinstance(value, TensorShape)
+
+
 def flatten(structure, expand_composites: bool = False) -> list:
     """The leaves of `structure`, depth first (dict values in sorted-key order)."""
     if isinstance(structure, dict):
         return [leaf for key in sorted(structure, key=str) for leaf in flatten(structure[key], expand_composites)]
-    if isinstance(structure, (list, tuple)):
+    if _is_sequence(structure):
         return [leaf for item in structure for leaf in flatten(item, expand_composites)]
     if expand_composites and _is_composite(structure):
         return [leaf for item in structure._nest_components() for leaf in flatten(item, True)]
@@ -35,7 +43,7 @@ def _pack(structure, leaves, position, expand):
             out[key], position = _pack(structure[key], leaves, position, expand)
         return type(structure)((k, out[k]) for k in structure) if type(structure) is not dict else \
             {k: out[k] for k in structure}, position
-    if isinstance(structure, (list, tuple)):
+    if _is_sequence(structure):
         items = []
         for item in structure:
             value, position = _pack(item, leaves, position, expand)
@@ -55,8 +63,8 @@ def _pack(structure, leaves, position, expand):
 # -- tf.nest: the public names over the same flattening --------------------------------------------------------
 
 def is_nested(seq) -> bool:
-    """Whether `seq` is a list, tuple or dict (not a leaf)."""
-    return isinstance(seq, (list, tuple, dict))
+    """Whether `seq` is a list, tuple or dict (not a leaf; a TensorShape is a leaf)."""
+    return isinstance(seq, dict) or _is_sequence(seq)
 
 
 def pack_sequence_as(structure, flat_sequence, expand_composites: bool = False):

@@ -470,11 +470,24 @@ def _axes_of(a, axis):
     return range(a.ndim) if axis is None else [int(i) % a.ndim for i in np.atleast_1d(axis)]
 
 
+def _check_distinct_axes(a, axis) -> None:
+    """TF's InvalidArgumentError for a reduction axis named twice (as 0 and -rank, say)."""
+    if axis is None or not a.ndim:
+        return
+    seen = set()
+    for index in np.atleast_1d(axis):
+        if -a.ndim <= int(index) < a.ndim and int(index) % a.ndim in seen:
+            raise InvalidArgumentError(None, None, f"Invalid reduction arguments: Axes contains duplicate "
+                                                   f"dimension: {int(index) % a.ndim}")
+        seen.add(int(index) % a.ndim)
+
+
 def _reduction(op, name, dtypes, grad, foldable=False, grad_reads=None):
     host = _HOST_REDUCTIONS.get(name)
 
     def kernel(xp, a, axis=None, keepdims=False):
         reduce = host if host is not None and xp is np else getattr(xp, name)
+        _check_distinct_axes(a, axis)
         if not a.size and name in _EMPTY_IDENTITY:  # TF: the identity of max is the lowest value, of min the highest
             return _empty_extremum(xp, a, axis, keepdims, name)
         if name == "mean" and a.dtype.kind in "iu" and not a.size:  # TF: an empty integer mean is 0

@@ -185,6 +185,30 @@ def full_int(key, counter, count: int, dtype) -> np.ndarray:
     return bits.view(dtype.numpy_dtype)
 
 
+def categorical(key, counter, logits: np.ndarray, num_samples: int) -> np.ndarray:
+    """[batch, num_samples] int64 class indices as TF's CPU Multinomial kernel draws them (in one shard, which is
+    how TF runs batches whose estimated cost is under its sharding threshold): per row the unnormalized CDF of
+    exp(logit - max finite logit) in doubles over the finite logits, and per sample one double from two
+    consecutive words, scaled by the row's total and placed by upper_bound."""
+    batch, classes = logits.shape
+    out = np.empty((batch, num_samples), dtype=np.int64)
+    if out.size == 0:
+        return out
+    count = batch * num_samples * 2
+    pairs = words(key, counter, _groups(count, 4)).reshape(-1)[:count].reshape(-1, 2)
+    draws = _double_from_bits(pairs[:, 0], pairs[:, 1]).reshape(batch, num_samples)
+    lowest = np.finfo(logits.dtype).min if logits.dtype.kind == "f" else float(np.finfo(np.float64).min)
+    for row in range(batch):
+        values = logits[row]
+        finite = np.isfinite(values)
+        top = float(values[finite].max()) if finite.any() else float(lowest)
+        with np.errstate(over="ignore", invalid="ignore"):
+            weights = np.exp(values.astype(np.float64) - top)
+        cdf = np.cumsum(np.where(finite, weights, 0.0))
+        out[row] = np.searchsorted(cdf, draws[row] * cdf[-1], side="right")
+    return out
+
+
 class Stream:
     """The Philox stream of one stateful random op (TF's GuardedPhiloxRandom): its key and counter come from the
     op's seed pair, and each run reserves 256 Philox calls per value it draws."""

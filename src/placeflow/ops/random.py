@@ -186,5 +186,8 @@ def _stateless_binomial(xp, seed, counts, probs, shape, dtype):
 @define("StatelessMultinomial", FLOATS, shape=_categorical_shape, grad=NOT_DIFFERENTIABLE,
         dtype=lambda dtype, attrs: attrs.get("output_dtype", d.int64))
 def _stateless_categorical(xp, logits, seed, num_samples=1, output_dtype=d.int64):
-    """`num_samples` class indices per row of softmax(logits), determined by the seed."""
-    return _categorical(xp, logits, num_samples, output_dtype, _seeded(seed))
+    """`num_samples` class indices per row of softmax(logits), determined by the seed: TF's values (its Philox
+    stream and sampling, philox.categorical)."""
+    key, counter = philox.key_counter(_host(seed))
+    picks = philox.categorical(key, counter, _host(logits), int(num_samples))
+    return xp.asarray(picks.astype(output_dtype.numpy_dtype))
