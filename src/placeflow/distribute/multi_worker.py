@@ -79,7 +79,8 @@ class _Cluster:
         for task in self.tasks:  # every address checked up front: a bad one is a ValueError in every worker
             split_address(spec.task_address(*task))
         self.rank, self.size = self.tasks.index((self.task_type, self.task_id)), len(self.tasks)
-        self.rendezvous = spec.task_address(*self.tasks[0])
+        self.addresses = [spec.task_address(*task) for task in self.tasks]
+        self.rendezvous = self.addresses[0]
         self.host = split_address(spec.task_address(self.task_type, self.task_id))[0]
 
 
@@ -325,16 +326,17 @@ def _shards(dataset) -> bool:
 
 
 def _form_group(cluster, options, devices):
-    """The collective group of the cluster's workers, at the first task's address."""
+    """The collective group of the cluster's workers, met at the first task's address (each worker's number of
+    local devices travels with its join, so a mismatch is refused before any collective)."""
     timeout = options.timeout_seconds or worker_collectives.timeout_from_env(
         "PLACEFLOW_COLLECTIVE_TIMEOUT_S", worker_collectives.DEFAULT_TIMEOUT_S)
     rendezvous_timeout = worker_collectives.timeout_from_env("PLACEFLOW_RENDEZVOUS_TIMEOUT_S",
                                                              worker_collectives.RENDEZVOUS_TIMEOUT_S)
     use_nccl = _uses_nccl(options.implementation, devices)
-    store = worker_collectives.rendezvous_store(cluster.rendezvous, cluster.rank == 0, rendezvous_timeout)
-    group = worker_collectives.WorkerGroup(store, cluster.rank, cluster.size, cluster.host, timeout,
-                                           rendezvous_timeout, use_nccl)
-    counts = group.exchange("local-replicas", str(len(devices)))
+    names = [f"task ('{job}', {index}) at {cluster.addresses[i]}" for i, (job, index) in enumerate(cluster.tasks)]
+    group = worker_collectives.form_group(cluster.rendezvous, cluster.rank, cluster.size, cluster.host, timeout,
+                                          rendezvous_timeout, use_nccl, hello=str(len(devices)), names=names)
+    counts = [int(text) for text in group.hellos]
     if len(set(counts)) != 1:
         group.shutdown()
         raise ValueError(f"Every worker of a MultiWorkerMirroredStrategy needs the same number of local devices; "

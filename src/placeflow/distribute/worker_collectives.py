@@ -3,10 +3,10 @@
 - Host arrays (CPUs, simulated GPUs): gloo through torch.distributed (the optional `distributed` extra).
 - CUDA arrays: NCCL through CuPy (`cupy.cuda.nccl`), its unique id exchanged through the same store.
 
-Rendezvous: a key-value store (torch's TCPStore) served by the chief (or worker 0) at its own TF_CONFIG
-address, on a socket bound to that host and port only. Each time the workers form a group, every rank
-counts its joins in the store, so a group re-formed after a failure (or with a restarted worker) gets a
-fresh key prefix and never meets the stale addresses of the last one.
+Rendezvous (rendezvous.py): a key-value store (torch's TCPStore) served by the chief (or worker 0) at its own
+TF_CONFIG address. The workers meet there in rounds: a worker that dies while the group forms, or is
+restarted, moves everyone to a new round with fresh keys, so a restart never meets the stale addresses of
+the last group; forming waits for every worker up to the rendezvous timeout (60 s unless configured).
 
 Faults: every collective has a deadline (10 s unless configured; gloo's own default is 30 minutes). A
 peer that dies closes its connections and the survivors' collective raises UnavailableError at once; a
@@ -18,21 +18,16 @@ from __future__ import annotations
 import atexit
 import datetime
 import os
-import socket
-import struct
 import threading
-import time
 
 import numpy as np
 
 from ..framework import errors
-from .cluster import split_address
+from . import rendezvous
 
 DEFAULT_TIMEOUT_S = 10.0
 RENDEZVOUS_TIMEOUT_S = 60.0
-_PREFIX = "placeflow"
 
-_stores: dict = {}       # (host, port) -> TCPStore (the master's own store in the chief, a client elsewhere)
 _live_groups: list = []  # every WorkerGroup not yet shut down (closed at exit: gloo aborts the process otherwise)
 _lock = threading.Lock()
 
@@ -51,134 +46,50 @@ def timeout_from_env(name: str, default: float) -> float:
     return value
 
 
-def _torch_distributed():
-    try:
-        import torch
-        import torch.distributed as dist
-    except ImportError:
-        raise ImportError(
-            "MultiWorkerMirroredStrategy runs its CPU collectives on gloo through torch.distributed, which is not "
-            "installed. Install it with: pip install 'placeflow[distributed]' (or torch)") from None
-    if not dist.is_available() or not dist.is_gloo_available():
-        raise ImportError("This torch build has no torch.distributed gloo backend; install a CPU build of torch.")
-    return torch, dist
+_torch_distributed = rendezvous.torch_distributed
+rendezvous_store = rendezvous.rendezvous_store  # the chief's store (tests reach it here)
 
 
-def rendezvous_store(address: str, is_master: bool, timeout_s: float):
-    """The store at `address`: served here when `is_master` (bound to exactly that address), else a client."""
+def form_group(address: str, rank: int, size: int, host: str, timeout_s: float = DEFAULT_TIMEOUT_S,
+               rendezvous_timeout_s: float = RENDEZVOUS_TIMEOUT_S, use_nccl: bool = False, hello: str = "",
+               names=None) -> "WorkerGroup":
+    """The group of `size` workers meeting at the chief's `address`, this one `rank` (its gloo connections on
+    `host`); waits for the others up to `rendezvous_timeout_s`. `hello`: this rank's text, which every rank
+    gets in rank order (WorkerGroup.hellos); `names` name the ranks in errors."""
+
+    def connect(store, prefix, seconds):
+        return _gloo_group(store, prefix, rank, size, host, min(timeout_s, seconds), timeout_s)
+    formed = rendezvous.form(address, rank, size, rendezvous_timeout_s, connect, hello, names)
+    formed.store.set_timeout(datetime.timedelta(seconds=timeout_s))  # exchanges then wait as collectives do
+    return WorkerGroup(formed.store, rank, size, formed.prefix, formed.engine, timeout_s, use_nccl, formed.hellos)
+
+
+def _gloo_group(store, prefix: str, rank: int, size: int, host: str, connect_s: float, timeout_s: float):
+    """gloo's process group under `prefix` of `store`: every rank connects within `connect_s` seconds (they
+    have all marked the round, so a rank still missing then has died); its collectives' deadline timeout_s."""
     _, dist = _torch_distributed()
-    host, port = split_address(address)
-    if not is_master and _cached_store(host, port) is None:
-        _probe_rendezvous(host, port, timeout_s)  # outside the lock: torch's client would wait forever on a held port
-    with _lock:
-        store = _cached_store(host, port)
-        if store is not None:
-            return store
-        timeout = datetime.timedelta(seconds=timeout_s)
-        try:
-            if is_master:
-                listener = socket.create_server((host, port), reuse_port=False, backlog=128)
-                store = dist.TCPStore(host, port, None, is_master=True, timeout=timeout, wait_for_workers=False,
-                                      master_listen_fd=listener.detach())
-            else:
-                store = dist.TCPStore(host, port, None, is_master=False, timeout=timeout)
-        except (OSError, RuntimeError) as exc:
-            role = "serve" if is_master else "reach"
-            raise errors.UnavailableError(None, None, (
-                f"Could not {role} the cluster's rendezvous at {address!r} within {timeout_s:.0f} s: {exc}. "
-                "Check that TF_CONFIG lists this address for the chief (or worker 0) and that every worker "
-                "started.")) from None
-        _stores[(host, port)] = store
-        return store
-
-
-def _cached_store(host: str, port: int):
-    """This process's live store for host:port, if it has one."""
-    store = _stores.get((host, port))
-    return store if store is not None and _alive(store) else None
-
-
-# torch's TCPStore wire protocol (torch/csrc/distributed/c10d/TCPStoreBackend.hpp): a query byte, then its data
-_VALIDATE, _PING, _MAGIC = 0, 13, 0x3C85F7CE
-
-
-def _probe_rendezvous(host: str, port: int, timeout_s: float) -> None:
-    """Wait (up to `timeout_s`) for the chief's store to answer a ping at host:port. torch's client ignores its
-    timeout while it waits for an answer, so a port held by another program would hang the worker forever;
-    here that is an UnavailableError naming the address once the deadline passes."""
-    deadline = time.monotonic() + timeout_s
-    nonce = int.from_bytes(os.urandom(4), "little")
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise errors.UnavailableError(None, None, (
-                f"Could not reach the cluster's rendezvous at {host}:{port} within {timeout_s:.0f} s: nothing "
-                f"there answered as the chief's store (is the chief started, and is that port free of other "
-                f"programs?)."))
-        try:
-            with socket.create_connection((host, port), timeout=min(left, 5.0)) as probe:
-                probe.settimeout(max(deadline - time.monotonic(), 0.01))
-                probe.sendall(struct.pack("<BI", _VALIDATE, _MAGIC) + struct.pack("<BI", _PING, nonce))
-                reply = _receive(probe, 4)
-            if reply == struct.pack("<I", nonce):
-                return
-        except OSError:  # refused (the chief is not up yet), reset, or no answer before the deadline
-            pass
-        time.sleep(min(0.2, max(deadline - time.monotonic(), 0)))
-
-
-def _receive(connection, count: int) -> bytes:
-    data = b""
-    while len(data) < count:
-        part = connection.recv(count - len(data))
-        if not part:
-            break
-        data += part
-    return data
-
-
-def _alive(store) -> bool:
-    try:
-        store.add(f"{_PREFIX}/ping", 0)
-        return True
-    except Exception:  # noqa: BLE001 - a store whose server went away: make a new client
-        return False
+    options = dist.ProcessGroupGloo._Options()
+    options._timeout = datetime.timedelta(seconds=connect_s)
+    options._devices = [dist.ProcessGroupGloo.create_device(hostname=host)]
+    store.set_timeout(datetime.timedelta(seconds=connect_s))
+    group = dist.ProcessGroupGloo(dist.PrefixStore(f"{prefix}/gloo", store), rank, size, options)
+    group._set_default_timeout(datetime.timedelta(seconds=timeout_s))
+    return group
 
 
 class WorkerGroup:
     """`size` worker processes, this one `rank`, meeting for all-reduce, broadcast and all-gather."""
 
-    def __init__(self, store, rank: int, size: int, host: str, timeout_s: float = DEFAULT_TIMEOUT_S,
-                 rendezvous_timeout_s: float = RENDEZVOUS_TIMEOUT_S, use_nccl: bool = False):
+    def __init__(self, store, rank: int, size: int, prefix: str, gloo, timeout_s: float = DEFAULT_TIMEOUT_S,
+                 use_nccl: bool = False, hellos=None):
         self.rank, self.size, self.timeout_s, self.use_nccl = rank, size, timeout_s, use_nccl
-        self._store, self._host = store, host
+        self._store, self.prefix, self._gloo = store, prefix, gloo
+        self.hellos = list(hellos or [])
         self._failure = None
         self._nccl = {}
         self._op_lock = threading.Lock()  # one collective at a time per process (their order is the plans')
-        store.set_timeout(datetime.timedelta(seconds=rendezvous_timeout_s))
-        try:
-            generation = store.add(f"{_PREFIX}/joins/{rank}", 1)
-        except RuntimeError as exc:
-            raise self._unavailable("joining the rendezvous", exc, rendezvous_timeout_s) from None
-        self.prefix = f"{_PREFIX}/gen{generation}"
-        self._gloo = self._connect(rendezvous_timeout_s) if size > 1 else None
-        store.set_timeout(datetime.timedelta(seconds=timeout_s))
         with _lock:
             _live_groups.append(self)
-
-    def _connect(self, rendezvous_timeout_s: float):
-        _, dist = _torch_distributed()
-        options = dist.ProcessGroupGloo._Options()
-        # forming the group waits for late workers up to the rendezvous timeout; collectives then have their own
-        options._timeout = datetime.timedelta(seconds=max(rendezvous_timeout_s, self.timeout_s))
-        options._devices = [dist.ProcessGroupGloo.create_device(hostname=self._host)]
-        try:
-            group = dist.ProcessGroupGloo(dist.PrefixStore(f"{self.prefix}/gloo", self._store), self.rank,
-                                          self.size, options)
-        except RuntimeError as exc:
-            raise self._unavailable("forming the group", exc, rendezvous_timeout_s) from None
-        group._set_default_timeout(datetime.timedelta(seconds=self.timeout_s))
-        return group
 
     # -- exchanges of small Python values through the store (set-up, checks) -----------------------
     def exchange(self, key: str, text: str) -> list:
@@ -288,7 +199,7 @@ class WorkerGroup:
 
     def _unavailable(self, what: str, exc, timeout_s: float) -> errors.UnavailableError:
         text = str(exc).splitlines()[0]
-        cause = (f"a worker did not answer within {timeout_s:g} s" if "imed out" in text else
+        cause = (f"a worker did not answer within {timeout_s:g} s" if "imed out" in text or "timeout" in text else
                  "a worker's connection closed (it crashed or was killed)" if "closed" in text or "reset" in text
                  else "the engine failed")
         return errors.UnavailableError(None, None, (
@@ -355,7 +266,7 @@ def _nccl_dtype(dtype):
 def _close_all() -> None:
     for group in list(_live_groups):
         group.shutdown()
-    _stores.clear()
+    rendezvous.close_stores()
 
 
 atexit.register(_close_all)

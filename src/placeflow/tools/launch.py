@@ -5,7 +5,8 @@
 - Several hosts: on each host, `placeflow launch --workers h0:p0,h1:p1 --index i train.py` starts task i
   only, with the cluster given.
 If a worker fails, the launcher stops the others (they would fail their next collective anyway) and exits
-with the failed worker's status; Ctrl-C stops every worker.
+with the failed worker's status; Ctrl-C stops every worker; on Linux a launcher that dies (even by SIGKILL)
+takes its workers along (SIGTERM).
 """
 
 from __future__ import annotations
@@ -54,7 +55,15 @@ def _start(script, script_args, cluster, job, index):
     env = dict(os.environ, PYTHONUNBUFFERED="1",
                TF_CONFIG=json.dumps({"cluster": cluster, "task": {"type": job, "index": index}}))
     return subprocess.Popen([sys.executable, script, *script_args], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, bufsize=1)
+                            stderr=subprocess.STDOUT, text=True, bufsize=1,
+                            preexec_fn=_stop_with_launcher if sys.platform.startswith("linux") else None)
+
+
+def _stop_with_launcher() -> None:
+    """In the worker, before it runs (Linux): SIGTERM when the launcher dies, even killed with SIGKILL, so no
+    orphaned worker keeps the cluster's ports (a restarted chief could not serve its rendezvous)."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
 
 
 def _forward(process, label: str) -> None:
