@@ -136,6 +136,11 @@ def _dims_of(x):
     return shape(x)
 
 
+class _RangeBoundError(TypeError, AssertionError):
+    """A bound of tf.range that is not a number: a TypeError naming it, and an AssertionError too, the class
+    TF 2.21 raises there (a Python assert in its own code), so TF's `except` catches it."""
+
+
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     """start, start + delta, ... up to (not including) limit (Range)."""
     if limit is None:
@@ -146,7 +151,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     values = [t.numpy().item() if t is not None else v for t, v in zip(tensors, (start, limit, delta))]
     for value in values:
         if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.number)):
-            raise TypeError(f"tf.range takes numbers (or numeric scalar tensors) for start, limit and delta; got "
+            raise _RangeBoundError(f"tf.range takes numbers (or numeric scalar tensors) for start, limit and delta; got "
                             f"{value!r}")
     if dtype is None:  # TF: the widest of the arguments' dtypes (tensors' own; Python ints int32, floats float32)
         hierarchy = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
@@ -245,7 +250,7 @@ def expand_dims(input, axis, name=None):  # noqa: A002
     x = convert_to_tensor(input)
     axis = axis_arg(axis, float_error=TypeError)
     if isinstance(axis, tuple):
-        raise errors.InvalidArgumentError(None, None, f"'dim' must be a tensor with a single value [Op:ExpandDims]")
+        raise errors.InvalidArgumentError(None, None, "'dim' must be a tensor with a single value [Op:ExpandDims]")
     check_axes(axis, None if rank_of(x) is None else rank_of(x) + 1, "ExpandDims",
                f"Tried to expand dim index {{axis}} for tensor with {rank_of(x)} dimensions.")
     return execute("ExpandDims", (x,), x.dtype, {"axis": axis}, name=name)

@@ -451,7 +451,7 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
         """The same dataset carrying `options` (tf.data.Options; auto-sharding matters across workers)."""
         from .options import Options
         if not isinstance(options, Options):
-            raise TypeError(f"with_options takes a placeflow.data.Options, got {options!r}.")
+            raise _NotOptionsError(f"with_options takes a placeflow.data.Options, got {options!r}.")
         result = Dataset(self._make_elements, self._cardinality, self._spec)
         result._options = options
         return result
@@ -788,7 +788,6 @@ def _as_spec(value):
 
 def _conform(element, signature):
     """A generator's element as host arrays of the signature's dtypes, checked against its shapes."""
-    from ..framework.errors import InvalidArgumentError
     if isinstance(signature, dict):
         return {k: _conform(element[k], v) for k, v in signature.items()}
     if isinstance(signature, tuple):
@@ -862,17 +861,33 @@ def _check_padded_shapes(shapes, specs) -> None:
                              "corresponding input component.")
 
 
+class _PredicateResultError(ValueError, AttributeError):
+    """A predicate's result that is not a boolean scalar: a ValueError naming it, and an AttributeError too, the
+    class TF 2.21 raises (from inside its own code) for a predicate returning a Python list, so TF's `except`
+    catches it."""
+
+
+class _NotADatasetError(TypeError, AttributeError):
+    """A flat_map/interleave function that returns no Dataset: a TypeError naming it, and an AttributeError too
+    (TF 2.21's class there, from inside its own code)."""
+
+
+class _NotOptionsError(TypeError, AttributeError):
+    """with_options given something other than tf.data.Options: a TypeError naming it, and an AttributeError too
+    (TF 2.21's class there, from inside its own code)."""
+
+
 def _truth(result, what) -> bool:
     array = np.asarray(result)
     if array.dtype != np.bool_ or array.size != 1:
-        raise ValueError(f"The predicate of {what} must return a boolean scalar, got {result!r}.")
+        raise _PredicateResultError(f"The predicate of {what} must return a boolean scalar, got {result!r}.")
     return bool(array.reshape(()))
 
 
 def _dataset_of(map_func, element) -> "Dataset":
     result = _call_eagerly(map_func, element)
     if not isinstance(result, Dataset):
-        raise TypeError(f"The function of flat_map/interleave must return a Dataset, got {result!r}.")
+        raise _NotADatasetError(f"The function of flat_map/interleave must return a Dataset, got {result!r}.")
     return result
 
 
