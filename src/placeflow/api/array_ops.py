@@ -151,8 +151,8 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     values = [t.numpy().item() if t is not None else v for t, v in zip(tensors, (start, limit, delta))]
     for value in values:
         if isinstance(value, (str, bytes)) or not isinstance(value, (int, float, np.number)):
-            raise _RangeBoundError(f"tf.range takes numbers (or numeric scalar tensors) for start, limit and delta; got "
-                            f"{value!r}")
+            raise _RangeBoundError("tf.range takes numbers (or numeric scalar tensors) for start, limit and delta; "
+                                   f"got {value!r}")
     if dtype is None:  # TF: the widest of the arguments' dtypes (tensors' own; Python ints int32, floats float32)
         hierarchy = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
         kinds = [t.dtype if t is not None and t.dtype in hierarchy else

@@ -6,8 +6,8 @@ calling the simple placer's own steps: colocation groups (a variable with its re
 availability, soft placement and strict placement. What the simple placer decides by rule (GPU:0), this one
 decides by prediction: the groups left free are scheduled over the devices they may use (schedulers.py, on
 times from cost_model.py) and each algorithm's plan is simulated; the fastest predicted plan is kept when it
-is faster than everything on the fastest device that fits, else (a tie too) that single-device plan is. Constants and
-placeholders then follow their consumers, as in the simple placer.
+is faster than everything on the fastest device that fits, else (a tie too) that single-device plan is.
+Constants and placeholders then follow their consumers, as in the simple placer.
 """
 
 from __future__ import annotations

@@ -202,7 +202,8 @@ def dataflow_order(dag: Dag, device: list) -> list:
         i = min(ready, key=lambda k: (start(k), k))
         ready.discard(i)
         d = device[group[i]]
-        begin = max([free[d] if cost[i][d] else 0.0] + [arrival(s, key, b, d, copy=True) for s, key, b in dag.inputs[i]])
+        arrivals = [arrival(s, key, b, d, copy=True) for s, key, b in dag.inputs[i]]
+        begin = max([free[d] if cost[i][d] else 0.0] + arrivals)
         done[i] = begin + cost[i][d]
         if cost[i][d]:
             free[d] = done[i]

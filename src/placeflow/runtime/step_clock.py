@@ -143,7 +143,7 @@ def ran(device, op: str, args, out, attrs, dtype, name, planned=False) -> None:
         clock.ops += 1
         issued = clock.host_free + host
         start = max([issued] + [_ready(a) for a in args])
-        if seconds:   # (an op without work, e.g. a view, launches nothing: it neither waits for the device nor holds it)
+        if seconds:   # (an op without work, e.g. a view, launches nothing: it neither waits for nor holds its device)
             start = max(start, clock.device_free[device.name])
             clock.device_free[device.name] = start + seconds
         end = start + seconds
