@@ -239,3 +239,27 @@ def expected(recorded: dict, name: str, divergent: dict):
             target = target[step]
         target[path[-1]] = replacement
     return value
+
+
+def traced_tests(test_file: str, cases: dict, excluded: dict, divergent: dict, same, marker=None) -> tuple:
+    """The two tests every conformance directory runs on its function-mode recording (tf_2_21_traced.json next to
+    `test_file`): that every case not `excluded` was recorded, and that each equals TF's run of it (with the
+    `divergent` entries put in), compared by `same(ours, theirs, name)`. Bind them to test_* names in the module."""
+    import json
+    import pathlib
+
+    import pytest
+
+    import placeflow as tf
+    recorded = json.loads(pathlib.Path(test_file).with_name("tf_2_21_traced.json").read_text())
+    names = traced_names(cases, excluded)
+
+    def test_every_case_was_recorded_in_a_function():
+        assert recorded["tensorflow"] == "2.21.0" and recorded["excluded"] == excluded
+        assert sorted(recorded["cases"]) == names
+
+    @pytest.mark.parametrize("name", names)
+    def test_case_in_a_function_equals_tensorflow(name):
+        """The case with every tf function run inside tf.function (tests/traced_api.py), against TF's run of it."""
+        same(run_case(cases[name], traced(tf), marker), expected(recorded["cases"], name, divergent), name)
+    return test_every_case_was_recorded_in_a_function, test_case_in_a_function_equals_tensorflow

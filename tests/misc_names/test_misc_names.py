@@ -16,7 +16,7 @@ from tests.helpers import same_as_recorded as _same
 from placeflow.framework.protobuf_wire import fields
 from tests.misc_names import write_program
 from tests.misc_names.cases import CASES, TRACED_DIVERGENT, TRACED_EXCLUDED
-from tests.traced_api import expected, run_case, traced, traced_names
+from tests.traced_api import traced_tests
 
 RECORDING = json.loads(pathlib.Path(__file__).with_name("tf_2_21.json").read_text())
 RECORDED = RECORDING["cases"]
@@ -33,18 +33,8 @@ def test_case_equals_tensorflow(name):
     _same(json.loads(json.dumps(CASES[name](tf))), RECORDED[name], name)
 
 
-TRACED = json.loads(pathlib.Path(__file__).with_name("tf_2_21_traced.json").read_text())
-
-
-def test_every_case_was_recorded_in_a_function():
-    assert TRACED["tensorflow"] == "2.21.0" and TRACED["excluded"] == TRACED_EXCLUDED
-    assert sorted(TRACED["cases"]) == traced_names(CASES, TRACED_EXCLUDED)
-
-
-@pytest.mark.parametrize("name", traced_names(CASES, TRACED_EXCLUDED))
-def test_case_in_a_function_equals_tensorflow(name):
-    """The case with every tf function run inside tf.function (tests/traced_api.py), against TF's run of it."""
-    _same(run_case(CASES[name], traced(tf)), expected(TRACED["cases"], name, TRACED_DIVERGENT), name)
+test_every_case_was_recorded_in_a_function, test_case_in_a_function_equals_tensorflow = traced_tests(
+    __file__, CASES, TRACED_EXCLUDED, TRACED_DIVERGENT, _same)
 
 
 # -- the files TensorFlow read ---------------------------------------------------------------------------------------
