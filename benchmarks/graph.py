@@ -211,17 +211,11 @@ def mlp_table(rounds: int = 7, steps: int = 3) -> list:
     variables = [tf.Variable(w.copy()) for w in weights]
     tx, ty = tf.constant(x), tf.constant(labels.astype(np.int32))
 
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.memory.memory_programs import _mlp_step   # the memory suite's step itself
+
     def eager_step(a, b):
-        with tf.GradientTape() as tape:
-            h = a
-            for k in range(0, len(variables), 2):
-                h = tf.matmul(h, variables[k]) + variables[k + 1]
-                if k + 2 < len(variables):
-                    h = tf.nn.relu(h)
-            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=b, logits=h))
-        for variable, grad in zip(variables, tape.gradient(loss, variables)):
-            variable.assign_sub(MLP_LR * grad)
-        return loss
+        return _mlp_step(tf, variables, a, b, MLP_LR)
 
     traced = tf.function(eager_step)
     mine = [w.copy() for w in weights]
