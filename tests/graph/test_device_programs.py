@@ -9,14 +9,14 @@ import placeflow as tf
 from placeflow.distribute.collective import Rendezvous
 from placeflow.graph.device_programs import thread_groups
 
-from .test_executor import traced_run, two_branches
+from .test_executor import one_blas_thread, traced_run, two_branches  # noqa: F401 - a fixture
 
 
 def plan_of(sess):
     return next(iter(sess._plans.values()))
 
 
-def test_plans_parallel_only_across_devices_get_per_device_programs(make_context):
+def test_plans_parallel_only_across_devices_get_per_device_programs(make_context, one_blas_thread):
     make_context(PLACEFLOW_SIMULATED_GPUS="2")
     with tf.compat.v1.Graph().as_default():
         across = two_branches(["/gpu:0", "/gpu:1"], size=64)

@@ -65,7 +65,19 @@ def test_branches_on_two_gpus_run_concurrently_with_copies(make_context):
     assert {d.device[-5:] for d in stats.dev_stats} == {"GPU:0", "GPU:1"}
 
 
-def test_independent_branches_on_one_cpu_run_concurrently(make_context):
+@pytest.fixture
+def one_blas_thread():
+    """BLAS on one thread (as intra_op_parallelism_threads=1 sets it), restored after the test."""
+    from placeflow.graph import intra_op
+    if not intra_op.available():
+        pytest.skip("threadpoolctl is not installed: BLAS threads cannot be set")
+    before = intra_op.blas_threads()
+    intra_op.set_blas_threads(1)
+    yield
+    intra_op.set_blas_threads(before)
+
+
+def test_independent_matmuls_on_one_cpu_run_concurrently_when_blas_has_one_thread(make_context, one_blas_thread):
     make_context()
     with tf.compat.v1.Graph().as_default():
         total = two_branches(["/cpu:0", "/cpu:0"], size=512)
@@ -80,6 +92,38 @@ def test_independent_branches_on_one_cpu_run_concurrently(make_context):
         else:
             pytest.fail("two independent MatMuls on one CPU never overlapped")
     assert threads == {"CPU:0/inter_op_0", "CPU:0/inter_op_1"}
+
+
+def test_independent_matmuls_on_one_cpu_run_inline_with_every_blas_thread(make_context):
+    """BLAS spreads each matmul over the cores already: side by side they would only share them (and each get
+    fewer threads also where only one runs), so the step runs inline, in the caller's thread."""
+    from placeflow.graph import intra_op
+    if not intra_op.blas_spreads_kernels():
+        pytest.skip("BLAS runs on one thread here")
+    make_context()
+    with tf.compat.v1.Graph().as_default():
+        total = two_branches(["/cpu:0", "/cpu:0"], size=128)
+        sess = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(inter_op_parallelism_threads=2))
+        expected = sess.run(total)
+        plan = next(iter(sess._plans.values()))
+        assert not plan.parallel and plan.width == 1
+        _, stats = traced_run(sess, total)
+    assert {n.thread_id for n in stats.all_nodes() if n.op == "MatMul"} == {threading.current_thread().name}
+    x = np.random.RandomState(0).rand(128, 128).astype(np.float32) / 128
+    np.testing.assert_allclose(expected, 2 * (x @ x) @ x, rtol=1e-5)
+
+
+def test_independent_elementwise_branches_on_one_cpu_still_run_in_parallel(make_context):
+    """Large elementwise kernels run on one core each: two of them side by side use two."""
+    make_context()
+    with tf.compat.v1.Graph().as_default():
+        x = tf.constant(np.ones((512, 512), np.float32))
+        total = tf.add(tf.exp(x) * 2.0, tf.sqrt(x) + 1.0, name="total")
+        sess = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(inter_op_parallelism_threads=2))
+        value = sess.run(total)
+        plan = next(iter(sess._plans.values()))
+        assert plan.parallel and not plan.per_device and plan.width == 2
+    np.testing.assert_allclose(value, np.exp(1.0) * 2 + 2.0, rtol=1e-6)
 
 
 def test_logical_cpus_each_run_their_branch(make_context):

@@ -35,6 +35,18 @@ def _blas():
     return _controller
 
 
+BLAS_SPREAD_OPS = frozenset({"MatMul"})   # kernels that are one BLAS call, spread by BLAS over its threads
+
+
+def blas_spreads_kernels() -> bool:
+    """Whether a BLAS call uses several cores here (BLAS's own count; the machine's cores when unknown)."""
+    controller = _blas()
+    if controller is None:
+        return _CORES > 1
+    counts = [lib.num_threads for lib in controller.lib_controllers if lib.user_api == "blas"]
+    return max(counts, default=_CORES) > 1
+
+
 def available() -> bool:
     """Whether BLAS thread counts can be controlled here."""
     return _blas() is not None

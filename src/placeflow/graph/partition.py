@@ -23,7 +23,7 @@ from ..ops.registry import BY_SIZE, HEAVY, find_kernel, op_def
 from ..placement import report
 from ..runtime import registry
 from ..runtime.transfer import copy_array
-from . import constant_folding, liveness, remote_segments
+from . import constant_folding, intra_op, liveness, remote_segments
 from .schedule import WRITE_KINDS, output_bytes
 from .state import current_value, write_variable
 
@@ -113,7 +113,7 @@ def build_plan(ops, placed, fetches, feeds, store=None, reasons=None) -> Plan:
     _link_consumers(plan)
     plan.host_transients = _host_transients(plan)
     plan.record = report.remember_plan(_report_rows(plan, reasons or {}) + _segment_rows(segments, placed, reasons))
-    plan.width = _parallel_width(plan)
+    plan.width = _useful_width(plan)
     # collective nodes block until every device's node arrives: they need one thread per device lane
     plan.writes_state = any(n.kind in WRITE_KINDS for n in plan.nodes)
     plan.has_collectives = any(n.type in COLLECTIVE_OPS for n in plan.nodes)
@@ -384,9 +384,23 @@ def _parallel_only_across_devices(plan) -> bool:
     return all(_parallel_width(plan, name, ancestors) == 1 for name in devices)
 
 
-def _parallel_width(plan, device_name=None, ancestors=None) -> int:
+def _useful_width(plan) -> int:
+    """How many expensive nodes can usefully run at once. On one device that computes on this host while BLAS
+    spreads each matmul over several cores, matmuls gain nothing from running beside each other (they would
+    share the same cores, each with fewer BLAS threads, also through the stretches where only one runs): there
+    only the other expensive nodes count."""
+    width = _parallel_width(plan)
+    if width < 2 or not intra_op.blas_spreads_kernels():
+        return width
+    devices = {n.device for n in plan.nodes if n.kind == "kernel"}
+    if len(devices) != 1 or not all(d.host_backed and not d.estimating for d in devices):
+        return width
+    return _parallel_width(plan, skip=intra_op.BLAS_SPREAD_OPS)
+
+
+def _parallel_width(plan, device_name=None, ancestors=None, skip=frozenset()) -> int:
     """How many expensive nodes (of one device, if named) can run at the same time (a greedy independent set)."""
-    heavy = [n.index for n in plan.nodes if n.expensive and device_name in (None, n.device.name)]
+    heavy = [n.index for n in plan.nodes if n.expensive and device_name in (None, n.device.name) and n.type not in skip]
     if len(heavy) < 2:
         return 1
     ancestors = ancestors or _ancestors(plan)
