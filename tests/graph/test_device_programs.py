@@ -9,7 +9,7 @@ import placeflow as tf
 from placeflow.distribute.collective import Rendezvous
 from placeflow.graph.device_programs import thread_groups
 
-from .test_executor import one_blas_thread, traced_run, two_branches  # noqa: F401 - a fixture
+from .test_executor import traced_run, two_branches
 
 
 def plan_of(sess):

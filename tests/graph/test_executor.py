@@ -65,18 +65,6 @@ def test_branches_on_two_gpus_run_concurrently_with_copies(make_context):
     assert {d.device[-5:] for d in stats.dev_stats} == {"GPU:0", "GPU:1"}
 
 
-@pytest.fixture
-def one_blas_thread():
-    """BLAS on one thread (as intra_op_parallelism_threads=1 sets it), restored after the test."""
-    from placeflow.graph import intra_op
-    if not intra_op.available():
-        pytest.skip("threadpoolctl is not installed: BLAS threads cannot be set")
-    before = intra_op.blas_threads()
-    intra_op.set_blas_threads(1)
-    yield
-    intra_op.set_blas_threads(before)
-
-
 def test_independent_matmuls_on_one_cpu_run_concurrently_when_blas_has_one_thread(make_context, one_blas_thread):
     make_context()
     with tf.compat.v1.Graph().as_default():

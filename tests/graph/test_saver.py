@@ -1,6 +1,5 @@
 """train.Saver: a TF1 training loop saves its variables and a fresh session restores them."""
 
-import numpy as np
 import pytest
 
 import placeflow as tf

@@ -233,7 +233,6 @@ def test_a_failed_placement_places_nothing(gpus, graph):
 
 
 def test_run_options_timeout_raises_deadline_exceeded_and_the_next_run_waits(make_context):
-    import time
     with tf.compat.v1.Graph().as_default():
         v = tf.Variable(0.0)
         x = tf.ones([256, 256])
