@@ -5,7 +5,8 @@
 (a) A chain of 100 elementwise ops (alternating multiply and add by constants) on 8x8 float32 (the
     dispatch cost) and on 1024x1024 (the memory cost: a function frees each value at its last use and
     forwards dying buffers, so it reuses one warm buffer where NumPy op by op takes fresh pages):
-    per call as a placeflow.function, as eager ops, and as raw NumPy calls; overhead per op.
+    per call as a placeflow.function, as eager ops, and as raw NumPy calls; overhead per op. NumPy writing
+    every op into its input (`out=`, plus one copy) shows the ceiling for forwarding.
 (b) Two independent branches of 1024x1024 float32 matmuls (4 chained matmuls each), summed: run by a
     Session on one logical CPU serially (inter_op_parallelism_threads=-1), on one logical CPU in
     parallel, and on two logical CPUs (one branch each); raw NumPy runs the same matmuls one after
@@ -62,6 +63,12 @@ def chain_table(size: int, number: int) -> list:
             x = ufunc(x, constant)
         return x
 
+    def numpy_in_place():   # the ceiling for a runtime that forwards: every op writes into its input
+        x = data.copy()
+        for ufunc, constant in steps:
+            ufunc(x, constant, out=x)
+        return x
+
     def eager_chain(x):
         for i in range(CHAIN_OPS):
             x = x * 1.0001 if i % 2 == 0 else x + 0.0001
@@ -73,7 +80,9 @@ def chain_table(size: int, number: int) -> list:
     raw = per_call_us(numpy_chain, number)
     function_us = per_call_us(lambda: traced(x), number)
     eager_us = per_call_us(lambda: eager_chain(x), max(1, number // 10))
-    return [("raw NumPy", raw), ("placeflow.function", function_us), ("eager placeflow", eager_us)]
+    in_place = per_call_us(numpy_in_place, number)
+    return [("raw NumPy", raw), ("placeflow.function", function_us), ("eager placeflow", eager_us),
+            ("NumPy in place (out=)", in_place)]
 
 
 BRANCHES = """

@@ -10,6 +10,7 @@ from ..framework.errors import InternalError, InvalidArgumentError, Unimplemente
 from . import shape_rules as rules
 from .emit import (binary, cast, compare, emit, matmul, negative, ones_like, reduce_mean, reduce_sum,
                    reduce_to, reshape, shape_of, where, zeros_like)
+from .host_reductions import leading_sum
 from .registry import (ALL, ANY, CHEAP, COMPLEX, FLOATS, HEAVY, INTS, NARROW, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS,
                        SIGNED_INTS, bool_output, define)
 
@@ -459,7 +460,9 @@ def _host_float_mean(a, axis, keepdims):
     """NumPy's float mean (pairwise sum in the input's dtype, TF's accumulation for halves too, then one
     division) without np.mean's Python layer, whose warnings (an empty mean, an overflowing sum) no filter
     on placeflow's kernels can silence: TF returns nan and inf silently."""
-    total = np.add.reduce(a, axis=axis, keepdims=keepdims, dtype=a.dtype)
+    total = leading_sum(a, axis, keepdims)
+    if total is None:
+        total = np.add.reduce(a, axis=axis, keepdims=keepdims, dtype=a.dtype)
     count = np.intp(np.prod([a.shape[i] for i in _axes_of(a, axis)], dtype=np.int64))
     if isinstance(total, np.ndarray):  # divided as np.mean divides: by an intp, into the sum's dtype
         return np.true_divide(total, count, out=total, casting="unsafe")
@@ -496,7 +499,9 @@ def _reduction(op, name, dtypes, grad, foldable=False, grad_reads=None):
             return _host_float_mean(a, axis, keepdims)
         if name == "mean" and a.dtype.kind == "f" and a.dtype.itemsize < 4:  # TF accumulates halves as halves
             return xp.mean(a, axis=axis, keepdims=keepdims, dtype=a.dtype)
-        result = reduce(a, axis=axis, keepdims=keepdims)
+        result = leading_sum(a, axis, keepdims) if name == "sum" and xp is np else None
+        if result is None:
+            result = reduce(a, axis=axis, keepdims=keepdims)
         return result.astype(a.dtype, copy=False) if op in ("Sum", "Mean") and a.dtype.kind != "b" else result
     define(op, dtypes, shape=rules.reduce, grad=grad, foldable=foldable, grad_reads=grad_reads)(kernel)
 
@@ -536,7 +541,10 @@ def _reduce_to_shape_of(xp, grad, like):
     """`grad` summed over the dimensions broadcasting added or stretched, to `like`'s shape (TF's
     BroadcastGradientArgs + Sum, for shapes known only when the graph runs)."""
     lead = grad.ndim - like.ndim
-    out = grad.sum(axis=tuple(range(lead))) if lead > 0 else grad
+    out = grad
+    if lead > 0:
+        out = leading_sum(grad, tuple(range(lead))) if xp is np else None
+        out = grad.sum(axis=tuple(range(lead))) if out is None else out
     stretched = tuple(i for i, dim in enumerate(like.shape) if dim == 1 and out.shape[i] != 1)
     if stretched:
         out = out.sum(axis=stretched, keepdims=True)

@@ -4,6 +4,7 @@ import numpy as np_module
 
 from ..framework import errors
 from . import shape_rules as rules
+from .host_reductions import leading_sum
 from .emit import emit, expand_dims, is_unconnected, reduce_sum, shape_of, zeros_like
 from .registry import FLOATS, NUMBERS, REAL_NUMBERS, define
 
@@ -160,6 +161,10 @@ def _bias_add_grad_grad(e, g):
 @define("BiasAddGrad", NUMBERS, shape=lambda shapes, attrs: None if shapes[0] is None else shapes[0][-1:],
         grad=_bias_add_grad_grad)
 def _bias_add_grad(xp, gradients):
+    if xp is np_module:
+        total = leading_sum(gradients, tuple(range(gradients.ndim - 1)))
+        if total is not None:
+            return total
     return gradients.reshape(-1, gradients.shape[-1]).sum(axis=0)
 
 

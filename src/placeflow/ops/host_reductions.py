@@ -1,0 +1,30 @@
+"""Sums over leading axes on the host as one BLAS call.
+
+NumPy reduces the leading axes of a C-contiguous array (a batch's gradients summed to a bias, BatchNorm's
+moments over batch and space) by adding one row at a time in a short inner loop: 130 us for 6272 x 16
+float32 here, where `ones @ rows` takes 8 us, and accumulates row after row, where BLAS keeps blocked
+partial sums (closer to the float64 sum). TensorFlow's kernels accumulate float32 sums in float32 too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+ROWS_FOR_BLAS = 64
+_BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def leading_sum(a, axis, keepdims=False):
+    """`a` summed over `axis` when those are its leading axes (not all of them) and `a` is a C-contiguous host
+    float32/float64 array of at least ROWS_FOR_BLAS rows; None otherwise (the caller reduces as before)."""
+    if type(a) is not np.ndarray or a.dtype not in _BLAS_FLOATS or a.ndim < 2 or not a.flags.c_contiguous:
+        return None
+    axes = sorted({int(i) % a.ndim for i in np.atleast_1d(axis)}) if axis is not None else None
+    if axes is None or axes != list(range(len(axes))) or len(axes) == a.ndim:
+        return None
+    lead = len(axes)
+    rows = int(np.prod(a.shape[:lead], dtype=np.int64))
+    if rows < ROWS_FOR_BLAS or not a.size:
+        return None
+    total = np.ones(rows, a.dtype) @ a.reshape(rows, -1)
+    return total.reshape((1,) * lead + a.shape[lead:] if keepdims else a.shape[lead:])
