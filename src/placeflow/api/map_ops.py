@@ -1,6 +1,12 @@
 """tf.map_fn, tf.vectorized_map, tf.scan, tf.foldl and tf.foldr: `fn` applied to each slice of `elems` along their first dimension, the
 results stacked. Eagerly each slice runs in turn; while a graph is built the slices are unrolled, so the
-first dimension must be known then (a length known only when the graph runs is refused by name)."""
+first dimension must be known then (a length known only when the graph runs is refused by name).
+
+map_fn also maps over RaggedTensors (each slice is a row: a tensor, or a RaggedTensor when more ragged
+dimensions follow) and SparseTensors (each slice a SparseTensor of one dimension fewer), and stacks results
+that fn_output_signature describes as RaggedTensorSpec or SparseTensorSpec into a RaggedTensor (one more
+ragged dimension) or a SparseTensor, as TF does; without a signature a ragged or sparse `elems` part gives its
+row's spec, as TF's default."""
 
 from __future__ import annotations
 
@@ -25,8 +31,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     """fn(slice) for each slice of `elems` along axis 0, stacked into the result's structure. `dtype` /
     `fn_output_signature` are checked against what fn returns; parallel_iterations, swap_memory and
     infer_shape are scheduling and memory hints (slices run in order here)."""
-    from . import math_ops
-    leaves = [convert_to_tensor(leaf) for leaf in nest.flatten(elems)]
+    from . import map_composite, math_ops
+    leaves = [leaf if map_composite.is_composite(leaf) else convert_to_tensor(leaf) for leaf in nest.flatten(elems)]
     if not leaves:
         raise ValueError(f"elems must be a Tensor or (possibly nested) sequence of Tensors. Got {elems!r}, which "
                          "does not contain any Tensors.")
@@ -34,13 +40,21 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         raise ValueError(f"Elements in elems must be 1+ dimensional Tensors, not scalars; got {elems!r} (map_fn "
                          "maps over the first dimension: give a vector, or a structure of tensors of rank >= 1)")
     count = _length(leaves)
-    columns = [indexing.unstack(leaf, count) for leaf in leaves]  # dense gradients, as TF's TensorArray gives
+    columns = [map_composite.rows(leaf, count) if map_composite.is_composite(leaf) else indexing.unstack(leaf, count)
+               for leaf in leaves]  # dense gradients, as TF's TensorArray gives
     results = [fn(nest.pack_sequence_as(elems, [column[i] for column in columns])) for i in range(count)]
-    if not results:
-        return _empty_results(fn_output_signature if fn_output_signature is not None else dtype)
-    stacked = [array_ops.stack([convert_to_tensor(r) for r in column]) for column in
-               zip(*[nest.flatten(result) for result in results])]
     signature = fn_output_signature if fn_output_signature is not None else dtype
+    if signature is None and any(map_composite.is_composite(leaf) for leaf in leaves):
+        signature = nest.pack_sequence_as(elems, [map_composite.row_spec(leaf) for leaf in leaves])
+        _results_like_elems = False  # TF's default signature: each part's row spec
+        if results:
+            nest.assert_same_structure(signature, results[0])
+    if not results:
+        return _empty_results(signature)
+    specs = nest.flatten(signature) if signature is not None and nest.is_nested(signature) else \
+        [signature] * len(nest.flatten(results[0]))
+    stacked = [map_composite.stack(list(column), spec) for column, spec in
+               zip(zip(*[nest.flatten(result) for result in results]), specs)]
     if signature is None and _results_like_elems:  # TF: the results then have the structure of `elems`
         nest.assert_same_structure(elems, results[0])
     if nest.is_nested(signature):
@@ -66,6 +80,10 @@ def _empty_results(signature):
     from ..framework import dtypes
 
     def empty(spec):
+        from .map_composite import empty as empty_composite
+        composite = empty_composite(spec)
+        if composite is not None:
+            return composite
         dtype = dtypes.as_dtype(getattr(spec, "dtype", spec))
         shape = getattr(spec, "shape", None)
         inner = tuple(int(d) for d in shape) if shape is not None and None not in tuple(shape) else ()
@@ -79,6 +97,8 @@ def _check_signature(signature, stacked) -> None:
         return
     from ..framework import dtypes
     expected = [getattr(s, "dtype", s) for s in nest.flatten(signature)]
+    expected = [e for e, s in zip(expected, nest.flatten(signature)) if s is not None]
+    stacked = [t for t, s in zip(stacked, nest.flatten(signature)) if s is not None]
     got = [t.dtype for t in stacked]
     if len(expected) != len(got) or any(dtypes.as_dtype(e) != g for e, g in zip(expected, got)):
         raise TypeError(f"map_fn: fn returned dtypes {[g.name for g in got]}, but fn_output_signature/dtype says "

@@ -1,9 +1,8 @@
-"""tf.experimental.RowPartition and tf.experimental.DynamicRaggedShape, for the ragged tensors placeflow has:
-one ragged dimension (ragged_rank 1); shapes with more row partitions are refused by name.
+"""tf.experimental.RowPartition and tf.experimental.DynamicRaggedShape, for RaggedTensors of any ragged rank.
 
 A RowPartition splits `nvals` values into `nrows` rows, held as row_splits (int64, or int32 when asked); a
-uniform partition also keeps its row length. A DynamicRaggedShape is a dense or ragged_rank-1 tensor's shape:
-at most one row partition and the shape of the values (`inner_shape`)."""
+uniform partition also keeps its row length. A DynamicRaggedShape is a dense tensor's or RaggedTensor's shape:
+one row partition per ragged dimension and the shape of the flat values (`inner_shape`)."""
 
 from __future__ import annotations
 
@@ -214,19 +213,12 @@ def _required_known(tensor, what):
     return known
 
 
-def _refuse_deeper(what):
-    raise NotImplementedError(f"{what}: DynamicRaggedShape with more than one row partition (ragged_rank > 1) is "
-                              f"not implemented in placeflow, whose RaggedTensor has one ragged dimension.")
-
-
 class DynamicRaggedShape:
-    """The shape of a dense or ragged_rank-1 tensor (tf.experimental.DynamicRaggedShape): its row partitions
-    (at most one) and the shape of its values."""
+    """The shape of a dense tensor or a RaggedTensor (tf.experimental.DynamicRaggedShape): one row partition per
+    ragged dimension and the shape of the flat values (`inner_shape`)."""
 
     def __init__(self, row_partitions, inner_shape, dtype=None, validate=True, static_inner_shape=None):
         row_partitions = tuple(row_partitions)
-        if len(row_partitions) > 1:
-            _refuse_deeper(f"DynamicRaggedShape with {len(row_partitions)} row partitions")
         if any(not isinstance(p, RowPartition) for p in row_partitions):
             raise TypeError(f"row_partitions must be RowPartitions, got {row_partitions!r}.")
         inner = convert_to_tensor(inner_shape, dtype=dtypes.int64) if not hasattr(inner_shape, "dtype") \
@@ -238,31 +230,42 @@ class DynamicRaggedShape:
 
     @classmethod
     def from_tensor(cls, t, dtype=None):
-        """The shape of a tensor or ragged_rank-1 RaggedTensor."""
+        """The shape of a tensor or RaggedTensor (one row partition per ragged dimension)."""
         from .ragged import RaggedTensor
         if isinstance(t, RaggedTensor):
-            partition = RowPartition.from_row_splits(t.row_splits, validate=False)
-            return cls([partition], array_ops.shape(t.values, out_type=dtypes.int64), dtype=dtype)
+            partitions, value = [], t
+            while isinstance(value, RaggedTensor):
+                partitions.append(_partition_of(value))
+                value = value.values
+            return cls(partitions, array_ops.shape(value, out_type=dtypes.int64), dtype=dtype)
         return cls([], array_ops.shape(convert_to_tensor(t)), dtype=dtype)  # int32, as TensorFlow
 
     @classmethod
     def from_lengths(cls, lengths, num_row_partitions=None, dtype=dtypes.int64):
-        """A shape from its lengths: ints for uniform dimensions, a tuple of row lengths for the ragged one
-        ([3, (2, 0, 3)])."""
+        """A shape from its lengths: ints for uniform dimensions, a tuple of row lengths for each ragged one
+        ([2, (2, 1), (1, 2, 3)]); the ragged dimensions must follow the first directly."""
+        lengths = list(lengths)
         ragged = [i for i, length in enumerate(lengths) if isinstance(length, (tuple, list))]
-        if len(ragged) > 1 or ragged and ragged[0] != 1:
-            _refuse_deeper(f"DynamicRaggedShape.from_lengths({list(lengths)!r})")
+        if ragged and ragged != list(range(1, len(ragged) + 1)):
+            raise NotImplementedError(f"DynamicRaggedShape.from_lengths({lengths!r}): a ragged dimension after a "
+                                      f"uniform inner one is not implemented in placeflow; give the ragged "
+                                      f"dimensions right after the first.")
         if num_row_partitions not in (None, len(ragged)):
-            _refuse_deeper(f"DynamicRaggedShape.from_lengths(num_row_partitions={num_row_partitions})")
+            raise NotImplementedError(f"DynamicRaggedShape.from_lengths(num_row_partitions={num_row_partitions}) "
+                                      f"for lengths with {len(ragged)} ragged dimensions is not implemented in "
+                                      f"placeflow; leave num_row_partitions out.")
         if not ragged:
             return cls([], convert_to_tensor([int(v) for v in lengths], dtype=dtypes.int64), dtype=dtype)
-        rows = list(lengths[1])
-        if len(rows) != int(lengths[0]):
-            raise ValueError(f"lengths {list(lengths)!r}: the ragged dimension has {len(rows)} row lengths for "
-                             f"{lengths[0]} rows; give one length per row.")
-        partition = RowPartition.from_row_lengths(convert_to_tensor(rows, dtype=dtypes.int64))
-        inner = [sum(int(r) for r in rows)] + [int(v) for v in lengths[2:]]
-        return cls([partition], convert_to_tensor(inner, dtype=dtypes.int64), dtype=dtype)
+        partitions, count = [], int(lengths[0])
+        for index in ragged:
+            rows = [int(r) for r in lengths[index]]
+            if len(rows) != count:
+                raise ValueError(f"lengths {lengths!r}: dimension {index} has {len(rows)} row lengths for {count} "
+                                 f"rows; give one length per row.")
+            partitions.append(RowPartition.from_row_lengths(convert_to_tensor(rows, dtype=dtypes.int64)))
+            count = sum(rows)
+        inner = [count] + [int(v) for v in lengths[ragged[-1] + 1:]]
+        return cls(partitions, convert_to_tensor(inner, dtype=dtypes.int64), dtype=dtype)
 
     @property
     def dtype(self):
@@ -271,12 +274,12 @@ class DynamicRaggedShape:
 
     @property
     def row_partitions(self) -> tuple:
-        """The row partitions (none for a dense shape, one for a ragged_rank-1 shape)."""
+        """The row partitions, one per ragged dimension (none for a dense shape)."""
         return self._partitions
 
     @property
     def num_row_partitions(self) -> int:
-        """How many row partitions (0 or 1)."""
+        """How many row partitions."""
         return len(self._partitions)
 
     @property
@@ -296,10 +299,13 @@ class DynamicRaggedShape:
 
     def is_uniform(self, axis) -> bool:
         """Whether dimension `axis` has one size."""
-        return not (self._partitions and axis == 1)
+        axis = int(axis) % self.rank
+        if axis == 0 or axis > len(self._partitions):
+            return True
+        return self._partitions[axis - 1].is_uniform()
 
     def __getitem__(self, index):
-        """A uniform dimension's size (a scalar tensor); ValueError for the ragged one."""
+        """A uniform dimension's size (a scalar tensor); ValueError for a ragged one."""
         if not isinstance(index, int):
             raise NotImplementedError(f"DynamicRaggedShape[{index!r}] (slicing) is not implemented in placeflow; "
                                       f"index one dimension with an int.")
@@ -311,22 +317,39 @@ class DynamicRaggedShape:
             return self._inner[index]
         if index == 0:
             return self._partitions[0].nrows()
-        if index == 1:
-            raise ValueError(f"Index {index} is not uniform")
-        return self._inner[index - 1]
+        if index <= len(self._partitions):
+            partition = self._partitions[index - 1]
+            if not partition.is_uniform():
+                raise ValueError(f"Index {index} is not uniform")
+            return math_ops.cast(partition.uniform_row_length(), self.dtype)
+        return self._inner[index - len(self._partitions)]
 
     def static_lengths(self, ragged_lengths=True) -> list:
-        """The lengths as Python values: ints, and a tuple of row lengths for the ragged dimension (None where
+        """The lengths as Python values: ints, and a tuple of row lengths for each ragged dimension (None where
         unknown without running a graph)."""
         inner = _known(self._inner)
         inner = [None] * self.inner_rank if inner is None else [int(v) for v in inner]
         if not self._partitions:
             return inner
-        lengths = _known(self._partitions[0].row_lengths())
-        ragged = tuple(int(v) for v in lengths) if lengths is not None and ragged_lengths else None
-        return [self._partitions[0].static_nrows, ragged] + inner[1:]
+        out = [self._partitions[0].static_nrows]
+        for partition in self._partitions:
+            if partition.is_uniform():
+                out.append(partition.static_uniform_row_length)
+                continue
+            lengths = _known(partition.row_lengths())
+            out.append(tuple(int(v) for v in lengths) if lengths is not None and ragged_lengths else None)
+        return out + inner[1:]
 
     def __repr__(self) -> str:
         lengths = ", ".join(repr(item) if isinstance(item, tuple) else str(item)
                             for item in self.static_lengths())
         return f"<DynamicRaggedShape lengths=[{lengths}] num_row_partitions={self.num_row_partitions}>"
+
+
+def _partition_of(rt) -> RowPartition:
+    """The RowPartition of a RaggedTensor's outer ragged dimension (uniform where its rows have one length)."""
+    if rt._uniform is not None:
+        nrows = rt.shape[0]
+        return RowPartition(rt.row_splits, convert_to_tensor(rt._uniform, dtype=rt.row_splits.dtype), nrows,
+                            internal=True)
+    return RowPartition.from_row_splits(rt.row_splits, validate=False)

@@ -75,6 +75,13 @@ def _dense_dims(sp) -> list:
 
 def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     """The dense tensor: values at their indices, default_value (0) elsewhere; repeated indices refused."""
+    if not hasattr(sp_input.indices, "numpy"):  # inside a function: no host validation; the static shape kept
+        dense = indexing.tensor_scatter_nd_update(
+            array_ops.fill(sp_input.dense_shape, np.asarray(0 if default_value is None else default_value,
+                                                            sp_input.dtype.numpy_dtype)),
+            sp_input.indices, sp_input.values)
+        dense.set_shape(sp_input.shape)
+        return dense
     if validate_indices:
         rows = [tuple(r) for r in sp_input.indices.numpy().tolist()]
         for index in range(1, len(rows)):

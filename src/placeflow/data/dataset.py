@@ -1,6 +1,7 @@
 """Dataset: a re-iterable pipeline over NumPy host data, yielding tensors (on the CPU unless prefetched to a device).
 
-Elements are nested structures (tuples, lists, dicts) of arrays. Each `iter()` starts the pipeline
+Elements are nested structures (tuples, dicts) of arrays, and of the sparse, ragged, dataset and None components
+composite.py describes. Each `iter()` starts the pipeline
 again, so `shuffle(..., reshuffle_each_iteration=True)` gives a new order per epoch, repeatably
 when seeded.
 """
@@ -16,7 +17,7 @@ import numpy as np
 
 from ..framework import tf_types
 from ..framework.errors import InvalidArgumentError
-from . import arguments, element_errors, pipeline
+from . import arguments, composite, element_errors, pipeline
 from .owned_iterator import OwnedIterator
 from .grouping import GroupingTransformations
 
@@ -43,22 +44,27 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
     def from_tensor_slices(tensors) -> "Dataset":
         """One element per row of `tensors` (all leaves must share their first dimension)."""
         host = _map_structure(_host_value, tensors)
-        leaves = _leaves(host)
-        if any(x.ndim == 0 for x in leaves):
+        leaves = [x for x in _leaves(host) if x is not None]
+        if any(len(x.shape) == 0 for x in leaves):
             raise ValueError(f"from_tensor_slices needs tensors of rank 1 or more to slice, got {tensors!r}.")
         lengths = {len(x) for x in leaves}
         if len(lengths) != 1:
-            shapes = [tuple(np.shape(x)) for x in leaves]
+            shapes = [tuple(x.shape) for x in leaves]
             raise ValueError(f"Dimensions of the components must agree in from_tensor_slices; got shapes {shapes}.")
         count = lengths.pop()
-        spec = _map_structure(lambda x: _spec_of(x.shape[1:], x.dtype), host)
-        return Dataset(lambda: (_map_structure(lambda x, i=i: x[i], host) for i in range(count)), count, spec)
+        spec = _map_structure(lambda x: _unbatched(_exact_spec(x)), host)
+        return Dataset(lambda: (_map_structure(lambda x, i=i: None if x is None else x[i], host)
+                                for i in range(count)), count, spec)
 
     @staticmethod
     def from_tensors(tensors) -> "Dataset":
         """One element: `tensors` itself."""
         host = _map_structure(_host_value, tensors)
-        return Dataset(lambda: iter([host]), 1, _map_structure(lambda x: _spec_of(x.shape, x.dtype), host))
+        if all(leaf is None for leaf in _leaves(host)):
+            raise InvalidArgumentError(None, None, f"Length for attr 'output_shapes' of 0 must be at least minimum 1: "
+                                                   f"from_tensors({tensors!r}) has no component that is not None. "
+                                                   f"[Op:TensorDataset]")
+        return Dataset(lambda: iter([host]), 1, _map_structure(_exact_spec, host))
 
     @staticmethod
     def range(*args, output_type=None, name=None) -> "Dataset":
@@ -117,17 +123,17 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
                 else:
                     pending.append(element)
                 if len(pending) + (failure is not None) == batch_size:
-                    yield failure if failure is not None else _stack(pending)
+                    yield failure if failure is not None else _stack(pending, self._spec)
                     pending, failure = [], None
             if failure is not None:
                 yield failure
             elif pending and not drop_remainder:
-                yield _stack(pending)
+                yield _stack(pending, self._spec)
         count = self._cardinality
         if count >= 0:
             count = count // batch_size if drop_remainder else -(-count // batch_size)
         rows = batch_size if drop_remainder else None
-        return Dataset(make, count, self._mapped_spec(lambda s: _spec_of((rows,) + tuple(s.shape), s.dtype)))
+        return Dataset(make, count, self._mapped_spec(lambda s: _batched(s, rows)))
 
     def shuffle(self, buffer_size: int, seed=None, reshuffle_each_iteration: bool = True) -> "Dataset":
         """Shuffle through a buffer of `buffer_size` elements (a full shuffle when it holds everything)."""
@@ -321,9 +327,7 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
     def unbatch(self, name=None) -> "Dataset":
         """The rows of each element (split along the first dimension)."""
         spec = self.element_spec
-        if any(len(s.shape) == 0 for s in _leaves(spec)):
-            raise ValueError("Cannot unbatch an input with scalar components.")
-        rows = _map_structure(lambda s: _spec_of(tuple(s.shape)[1:], s.dtype), spec)
+        rows = _map_structure(_unbatched, spec)
         return Dataset(lambda: pipeline.unbatch(self._make_iterator(), _leaves, lambda p: _pack(spec, list(p))), -2,
                        rows)
 
@@ -337,6 +341,13 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
         `padding_values` (default 0, or b'' for strings)."""
         spec = self.element_spec
         flat = _leaves(spec)
+        for part in flat:
+            if type(part).__name__ == "DatasetSpec":
+                raise TypeError("`padded_batch` is not supported for datasets of datasets")
+            if composite.is_composite_spec(part):
+                raise TypeError(f"`padded_batch` is only supported for datasets that produce tensor elements but "
+                                f"type spec of elements in the input dataset is not a subclass of TensorSpec: "
+                                f"`{part!r}`.")
         shapes = [tuple(s.shape) for s in flat] if padded_shapes is None else [
             tuple(None if d is None or int(d) < 0 else int(d) for d in _dims(shape))
             for shape in _leaves_of(padded_shapes, spec)]
@@ -371,9 +382,11 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
         stride = arguments.positive(stride, "WindowDataset", "Window stride must be greater than zero.")
         spec = self.element_spec
 
+        flat_spec = _leaves(spec)
+
         def as_datasets(window):
             parts = [_leaves(element) for element in window]
-            members = [Dataset.from_tensor_slices(np.stack([p[i] for p in parts])) for i in range(len(parts[0]))]
+            members = [_dataset_of_rows([p[i] for p in parts], flat_spec[i]) for i in range(len(parts[0]))]
             return _pack(spec, members)
 
         def make():
@@ -496,7 +509,7 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
             first = next(iter(self._make_iterator()), None)
             if first is None:
                 raise ValueError("The dataset is empty: its element_spec cannot be learned from an element.")
-            self._spec = _map_structure(lambda x: _spec_of((None,) * np.ndim(x), np.asarray(x).dtype), first)
+            self._spec = _map_structure(_learned_spec, first)
         return self._spec
 
     def _mapped_spec(self, fn):
@@ -509,6 +522,11 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
         from ..framework import dtypes
         spec = self.element_spec
         flat = _leaves(spec)
+        kinds = sorted({type(s).__name__ for s in flat if composite.is_composite_spec(s)})
+        if kinds:
+            raise NotImplementedError(f"A loop inside placeflow.function over a dataset whose elements hold "
+                                      f"{', '.join(kinds)} components is not implemented in placeflow; iterate it "
+                                      f"eagerly.")
         next_attrs = {"specs": tuple((s.dtype, tuple(s.shape)) for s in flat), "flatten": _leaves, "_stateful": True}
 
         def start():
@@ -533,6 +551,10 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
     def as_numpy_iterator(self):
         """Elements as NumPy structures (a tf.data.NumpyIterator)."""
         from .numpy_iterator import NumpyIterator
+        for part in _leaves(self.element_spec):
+            if type(part).__name__ == "DatasetSpec":
+                raise TypeError(f"`tf.data.Dataset.as_numpy_iterator()` is not supported for datasets that produce "
+                                f"values of type {Dataset}")
         return NumpyIterator(self)
 
     def cardinality(self):
@@ -623,8 +645,10 @@ def _as_tensors(element, device="/cpu:0"):
     host = _host_device() if _on_host(device) else None
 
     def convert(x):
-        if isinstance(x, (EagerTensor, Dataset)):
+        if isinstance(x, (EagerTensor, Dataset)) or x is None:
             return x
+        if composite.is_host_composite(x):
+            return composite.to_value(x)
         if host is not None and isinstance(x, np.ndarray) and not x.flags.writeable and x.dtype.kind in "biufc":
             return EagerTensor(x.view(), host)
         return constant(x)
@@ -650,11 +674,36 @@ def _traced_spec(fn, input_spec):
     None when it cannot be traced (it then runs eagerly anyway, and the spec is learned from an element)."""
     from ..graph.function import function
     args = input_spec if isinstance(input_spec, tuple) else (input_spec,)
+    traced = lambda *xs: fn(*xs)  # noqa: E731
+    if any(composite.is_composite_spec(s) for s in _leaves(input_spec)):
+        from . import composite_trace
+        made = composite_trace.plan(input_spec, _leaves, _pack)
+        if made is None:  # e.g. dataset components: the spec is learned from the first result
+            return None
+        args, arguments = made
+        traced = lambda *xs: fn(*arguments(xs))  # noqa: E731
     try:
-        outputs = function(lambda *xs: fn(*xs)).get_concrete_function(*args).structured_outputs
-        return _map_structure(lambda t: _spec_of(None if t.shape is None else tuple(t.shape), t.dtype), outputs)
+        outputs = function(traced).get_concrete_function(*args).structured_outputs
+        return _map_structure(_traced_output_spec, outputs)
     except Exception:  # noqa: BLE001 - any failure to trace falls back to the first element's spec
         return None
+
+
+def _traced_output_spec(t):
+    """The spec of one traced output: a tensor's TensorSpec, a composite's TypeSpec (None: NoneTensorSpec)."""
+    from ..api.type_specs import NoneTensorSpec, SparseTensorSpec, type_spec_from_value
+    if t is None:
+        return NoneTensorSpec()
+    if type(t).__name__ == "SparseTensorValue":
+        from ..api.array_ops import get_static_value
+        shape = get_static_value(t.dense_shape)
+        values = t.values if hasattr(t.values, "dtype") else np.asarray(t.values)
+        from ..framework import dtypes
+        dtype = values.dtype if isinstance(values.dtype, dtypes.DType) else dtypes.as_dtype(values.dtype)
+        return SparseTensorSpec(None if shape is None else [int(d) for d in np.asarray(shape).reshape(-1)], dtype)
+    if composite._kind(t) is not None:
+        return type_spec_from_value(t)
+    return _spec_of(None if t.shape is None else tuple(t.shape), t.dtype)
 
 
 def _call_per_element(fn, where, element):
@@ -681,7 +730,6 @@ def _call_eagerly(fn, element):
     _check_arity(fn, len(args))
     with graph_mode.suspended():
         result = fn(*[_as_tensors(a) for a in args])
-        _refuse_composite_values(result)
         try:
             host = _map_structure(_to_host, result)
             for leaf in _leaves(host):
@@ -692,26 +740,6 @@ def _call_eagerly(fn, element):
         except (TypeError, ValueError):
             raise element_errors.DefinitionError(
                 f"Unsupported return value from function passed to Dataset.map(): {result!r}.") from None
-
-
-def _refuse_composite_values(result) -> None:
-    """A function's sparse or ragged value (which a tuple-walking conversion would split into dense parts)
-    refused by name: placeflow's datasets hold dense tensors."""
-    kind = type(result).__name__
-    if kind in ("SparseTensorValue", "RaggedTensorValue") or _host_is_composite(result):
-        raise NotImplementedError(f"A dataset of {kind} values is not implemented in placeflow (its datasets hold "
-                                  f"dense tensors); the function returned {result!r}.")
-    if isinstance(result, dict):
-        for value in result.values():
-            _refuse_composite_values(value)
-    elif isinstance(result, (tuple, list)):
-        for value in result:
-            _refuse_composite_values(value)
-
-
-def _host_is_composite(value) -> bool:
-    return not hasattr(value, "numpy") and (hasattr(value, "_type_spec") or hasattr(value, "dense_shape")
-                                            or hasattr(value, "flat_values"))
 
 
 def _check_arity(fn, count: int) -> None:
@@ -728,11 +756,16 @@ def _check_arity(fn, count: int) -> None:
 
 
 def _host_value(value):
-    """A source's host array: NumPy arrays keep their dtype; Python floats become float32 and ints int32 (TF)."""
-    composite = hasattr(value, "_type_spec") or hasattr(value, "dense_shape") or hasattr(value, "flat_values")
-    if composite and not hasattr(value, "numpy"):  # ExtensionType, SparseTensor, RaggedTensor, IndexedSlices, ...
-        raise NotImplementedError(f"A dataset of {type(value).__name__} values is not implemented in placeflow "
-                                  f"(its datasets hold dense tensors); got {value!r}.")
+    """A source's host array: NumPy arrays keep their dtype; Python floats become float32 and ints int32 (TF);
+    sparse, ragged, dataset and None components as composite.py holds them."""
+    held = composite.to_host(value)
+    if held is not NotImplemented:
+        return held
+    from ..graph.graph import Tensor as GraphTensor
+    if isinstance(value, GraphTensor):
+        raise NotImplementedError(f"A dataset of the symbolic tensor {value!r} (a value of a graph being built) is "
+                                  "not implemented in placeflow: its datasets hold host values. Build the dataset "
+                                  "outside placeflow.function (or from values the function is given eagerly).")
     if hasattr(value, "numpy"):
         return _owned(value.numpy())
     if isinstance(value, np.ndarray):
@@ -830,9 +863,45 @@ def _pack(structure, parts: list):
 
 
 def _to_host(value):
-    if isinstance(value, Dataset):
-        return value
+    held = composite.to_host(value)
+    if held is not NotImplemented:
+        return held
     return value.numpy() if hasattr(value, "numpy") else _host_value(value)
+
+
+def _exact_spec(x):
+    """The spec of a source component: its static shape."""
+    return composite.spec_of(x) if composite.is_host_composite(x) else _spec_of(x.shape, x.dtype)
+
+
+def _learned_spec(x):
+    """The spec learned from one element's component: every dimension unknown (the others may differ)."""
+    if composite.is_host_composite(x):
+        return composite.spec_of(x, exact=False)
+    return _spec_of((None,) * np.ndim(x), np.asarray(x).dtype)
+
+
+def _batched(spec, rows):
+    """The spec of `spec` components batched (rows: the batch size, None when the last batch may be smaller)."""
+    if composite.is_composite_spec(spec):
+        return composite.batched_spec(spec, rows)
+    return _spec_of(None if spec.shape.rank is None else (rows,) + tuple(spec.shape), spec.dtype)
+
+
+def _unbatched(spec):
+    """The spec of one row of `spec` components."""
+    if composite.is_composite_spec(spec):
+        return composite.unbatched_spec(spec)
+    if len(spec.shape) == 0:
+        raise ValueError("Cannot unbatch an input with scalar components.")
+    return _spec_of(tuple(spec.shape)[1:], spec.dtype)
+
+
+def _dataset_of_rows(rows: list, spec) -> "Dataset":
+    """A dataset whose elements are the host components `rows` (a window's part)."""
+    if composite.is_composite_spec(spec):
+        return Dataset(lambda: iter(rows), len(rows), spec)
+    return Dataset.from_tensor_slices(np.stack(rows))
 
 
 _WINDOW = object()  # the element spec of a window's part: a dataset
@@ -899,6 +968,10 @@ def _as_tensor_value(value):
 
 def _merged_specs(a, b):
     left, right = _leaves(a), _leaves(b)
+    if len(left) == len(right) and any(composite.is_composite_spec(x) or composite.is_composite_spec(y)
+                                       for x, y in zip(left, right)):
+        return _pack(a, [composite.merged_spec(x, y) if composite.is_composite_spec(x) or
+                         composite.is_composite_spec(y) else _merged_specs(x, y) for x, y in zip(left, right)])
     if len(left) != len(right) or any(x.dtype != y.dtype for x, y in zip(left, right)):
         raise TypeError(f"Incompatible dataset elements for concatenate: {a} and {b}; the structures and dtypes must "
                         f"match.")
@@ -947,6 +1020,10 @@ def _file_cached(dataset, filename):
         seen = []
         for element in dataset._make_iterator():
             seen.append(_leaves(element))
+            if any(composite.is_host_composite(leaf) for leaf in seen[-1]):
+                raise NotImplementedError("Dataset.cache(filename) of elements holding sparse, ragged, dataset or "
+                                          "None components is not implemented in placeflow; cache in memory "
+                                          "(filename '').")
             yield element
         columns = {f"part{i}": np.stack([row[i] for row in seen]) for i in range(len(seen[0]))} if seen else {}
         temporary = path + f".{os.getpid()}.tmp.npz"
@@ -955,36 +1032,37 @@ def _file_cached(dataset, filename):
     return Dataset(make, dataset._cardinality, dataset._spec)
 
 
-def _stack(elements):
-    """The elements stacked along a new first dimension, part by part; TF's InvalidArgumentError when a part's
-    shape differs between the elements (raised when the consumer reaches that batch)."""
-    first_shapes = [np.shape(leaf) for leaf in _leaves(elements[0])]
-    for position, element in enumerate(elements[1:], start=1):
-        for component, (expected, leaf) in enumerate(zip(first_shapes, _leaves(element))):
-            if np.shape(leaf) != expected:
-                def text(shape):
-                    return "[" + ",".join(str(d) for d in shape) + "]"
-                raise InvalidArgumentError(None, None, f"Cannot batch tensors with different shapes in component "
-                                                       f"{component}. First element had shape {text(expected)} and "
-                                                       f"element {position} had shape {text(np.shape(leaf))}.")
-    return _stack_parts(elements)
+def _stack(elements, spec=None):
+    """The elements stacked along a new first dimension, part by part (sparse, ragged, dataset and None parts as
+    composite.batch does, with the static dimensions of `spec`, the elements' spec, when known); TF's
+    InvalidArgumentError when a part's shape differs between the elements (raised when the consumer reaches
+    that batch)."""
+    columns = [list(column) for column in zip(*[_leaves(e) for e in elements])]
+    specs = _leaves(spec) if spec is not None else [None] * len(columns)
+    return _pack(elements[0], [composite.batch(column, index, part) if composite.is_host_composite(column[0])
+                               else np.stack(_checked_column(column, index))
+                               for index, (column, part) in enumerate(zip(columns, specs))])
 
 
-def _stack_parts(elements):
-    first = elements[0]
-    if isinstance(first, dict):
-        return {k: _stack_parts([e[k] for e in elements]) for k in first}
-    if isinstance(first, tuple):
-        items = [_stack_parts([e[i] for e in elements]) for i in range(len(first))]
-        return type(first)(*items) if hasattr(first, "_fields") else tuple(items)
-    return np.stack(elements)
+def _checked_column(column: list, component: int) -> list:
+    """One dense part of every element, checked to have one shape (TF's error otherwise)."""
+    expected = np.shape(column[0])
+    for position, leaf in enumerate(column[1:], start=1):
+        if composite.is_host_composite(leaf) or np.shape(leaf) != expected:
+            text = "[" + ",".join(str(d) for d in expected) + "]"
+            other = "[" + ",".join(str(d) for d in np.shape(leaf)) + "]"
+            raise InvalidArgumentError(None, None, f"Cannot batch tensors with different shapes in component "
+                                                   f"{component}. First element had shape {text} and element "
+                                                   f"{position} had shape {other}.")
+    return column
 
 
 def _map_structure(fn, structure):
-    """Apply `fn` to the leaves; tuples and dicts are structure, lists are values (as in tf.data)."""
+    """Apply `fn` to the leaves; tuples and dicts are structure, lists are values (as in tf.data), and so is a
+    SparseTensorValue."""
     if isinstance(structure, dict):
         return {k: _map_structure(fn, v) for k, v in structure.items()}
-    if isinstance(structure, tuple):
+    if isinstance(structure, tuple) and not composite.is_value_tuple(structure):
         items = [_map_structure(fn, v) for v in structure]
         return type(structure)(*items) if hasattr(structure, "_fields") else tuple(items)
     return fn(structure)
@@ -993,7 +1071,7 @@ def _map_structure(fn, structure):
 def _leaves(structure) -> list:
     if isinstance(structure, dict):
         return [leaf for v in structure.values() for leaf in _leaves(v)]
-    if isinstance(structure, tuple):
+    if isinstance(structure, tuple) and not composite.is_value_tuple(structure):
         return [leaf for v in structure for leaf in _leaves(v)]
     return [structure]
 

@@ -114,12 +114,12 @@ def unbatch(elements, leaves, rebuild):
     """The rows of each element (every part split along its first dimension)."""
     for element in elements:
         parts = leaves(element)
-        rows = {len(p) for p in parts}
+        rows = {len(p) for p in parts if p is not None}  # a None part is None in every row
         if len(rows) != 1:
             raise ValueError(f"unbatch needs parts with the same first dimension, got shapes "
-                             f"{[p.shape for p in parts]}.")
+                             f"{[getattr(p, 'shape', None) for p in parts]}.")
         for row in range(rows.pop()):
-            yield rebuild([p[row] for p in parts])
+            yield rebuild([None if p is None else p[row] for p in parts])
 
 
 def padded_stack(rows, shapes, values):

@@ -106,3 +106,23 @@ def _split_rows(xp, strings, sep=None, maxsplit=-1):
     values = np.empty(len(parts), dtype=object)
     values[:] = parts
     return values, np.asarray(splits, np.int64)
+
+
+def _range_shapes(shapes, attrs):
+    sizes = [None if s is None else int(np.prod(s)) for s in shapes]
+    count = None if None in sizes else max(sizes)
+    return [(None,), (None if count is None else count + 1,)]
+
+
+@define("_RaggedRange", frozenset({d.int32, d.int64, d.float32, d.float64}), gpu=(), shape=_range_shapes,
+        grad=NOT_DIFFERENTIABLE, dtype=lambda dtype, attrs: [dtype, attrs["splits_dtype"]])
+def _ragged_range(xp, starts, limits, deltas, splits_dtype=None):
+    """(values, row_splits) of rows range(starts[i], limits[i], deltas[i]) (scalars broadcast)."""
+    starts, limits, deltas = np.broadcast_arrays(_host(starts), _host(limits), _host(deltas))
+    if np.any(deltas == 0):
+        raise InvalidArgumentError(None, None, "Requires delta != 0")
+    rows = [np.arange(s, l, t, dtype=starts.dtype) for s, l, t in
+            zip(starts.reshape(-1), limits.reshape(-1), deltas.reshape(-1))]
+    values = np.concatenate(rows) if rows else np.zeros(0, starts.dtype)
+    splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(splits_dtype.numpy_dtype)
+    return xp.asarray(values.astype(starts.dtype)), xp.asarray(splits)
