@@ -20,10 +20,7 @@ NOT_YET = {  # admitted by TensorFlow, refused by placeflow as not admitted (no 
     # admits TF's integers and says NotFoundError: no kernel)
     "AsString": {"string"},
     "ResourceApplyGradientDescent": _COMPLEX | _INTS,
-    "Cholesky": _COMPLEX, "ClipByValue": _COMPLEX, "FloorDiv": _COMPLEX, "TruncateDiv": _COMPLEX,
-    "LogMatrixDeterminant": _COMPLEX,
-    "MatrixDeterminant": _COMPLEX, "MatrixInverse": _COMPLEX, "MatrixSolve": _COMPLEX,
-    "MatrixTriangularSolve": _COMPLEX, "Qr": _COMPLEX, "SelfAdjointEigV2": _COMPLEX, "Svd": _COMPLEX,
+    "ClipByValue": _COMPLEX, "FloorDiv": _COMPLEX, "TruncateDiv": _COMPLEX,
     "Round": _COMPLEX, "Rsqrt": _COMPLEX, "Sigmoid": _COMPLEX, "Sign": _COMPLEX, "Tanh": _COMPLEX,
     "MaxPool": _INTS - {"uint32", "uint64"}, "MaxPoolGrad": _INTS, "Multinomial": _INTS,
     "RealDiv": _INTS,

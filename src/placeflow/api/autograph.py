@@ -340,10 +340,15 @@ def _escapes(statements) -> bool:
 class _Rewriter(ast.NodeTransformer):
     """Rewrites `if` and `while` statements of one function body into __ag__ calls."""
 
-    def visit_FunctionDef(self, node):  # noqa: N802 - nested functions keep their own statements
+    def visit_FunctionDef(self, node):  # noqa: N802 - a nested function is rewritten with its parent (so one
+        if _convertible_nested(node):        # passed to tf.cond or tf.while_loop is converted, as in TF)
+            _convert_definition(node)
         return node
 
-    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+    def visit_AsyncFunctionDef(self, node):  # noqa: N802 - kept as written
+        return node
+
+    visit_ClassDef = visit_AsyncFunctionDef
 
     def visit_While(self, node):  # noqa: N802
         prelude, _ = _lower_loop_jumps(node)  # break/continue become flags (loop variables) and guards
@@ -402,8 +407,12 @@ class _Rewriter(ast.NodeTransformer):
             return ast.copy_location(_ag("not_", node.operand), node)
         return node
 
-    def visit_Lambda(self, node):  # noqa: N802 - lambdas keep their expressions (TF converts them too; a
-        return node                # lambda passed to tf.cond must stay a plain function)
+    def visit_Lambda(self, node):  # noqa: N802 - lambdas keep their expressions (a lambda passed to tf.cond
+        return _CallsConverted().visit(node)   # must stay a plain function); the functions they call convert
+
+    def visit_Call(self, node):  # noqa: N802 - the functions a converted function calls convert too (TF's
+        self.generic_visit(node)   # recursive conversion): `f(x)` becomes `__ag__.callee(f)(x)`
+        return _converted_callee(node)
 
     def visit_If(self, node):  # noqa: N802
         names = _assigned(node.body + node.orelse)  # before nested statements turn into helper functions
@@ -421,6 +430,25 @@ class _Rewriter(ast.NodeTransformer):
                               ast.Name(f"__ag_state_{index}", ast.Load()), ast.Name(f"__ag_set_{index}", ast.Load()),
                               _names_tuple(names), _names_tuple(in_both), _names_tuple(true_assigns)]),
         ])
+
+
+def _converted_callee(node):
+    """`f(...)` as `__ag__.callee(f)(...)`, except AutoGraph's own helpers and super()."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "__ag__":
+        return node
+    if isinstance(func, ast.Name) and (func.id == "super" or func.id.startswith("__ag")):
+        return node
+    node.func = ast.copy_location(_ag("callee", func), func)
+    return node
+
+
+class _CallsConverted(ast.NodeTransformer):
+    """Only the calls of an expression (a lambda's body) rewritten to convert their functions."""
+
+    def visit_Call(self, node):  # noqa: N802
+        self.generic_visit(node)
+        return _converted_callee(node)
 
 
 def _located(origin, statements: list) -> list:
@@ -644,24 +672,61 @@ def _call(helper, args):
                              keywords=[]))
 
 
-def _converted_tree(fn):
-    source = textwrap.dedent(inspect.getsource(fn))
+def _converted_tree(code):
+    """The rewritten module tree of the function whose code object is `code` (its own source, even for a
+    decorator's wrapper, whose __wrapped__ inspect.getsource(fn) would follow), and its definition."""
+    source = textwrap.dedent(inspect.getsource(code))
     tree = ast.parse(source)
-    ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)  # tracebacks and op frames name the user's lines
+    ast.increment_lineno(tree, code.co_firstlineno - 1)  # tracebacks and op frames name the user's lines
     definition = tree.body[0]
     if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
         raise ValueError("not a function definition")
     definition.decorator_list = []
+    _convert_definition(definition)
+    return ast.fix_missing_locations(tree), definition
+
+
+def _convert_definition(definition) -> None:
+    """Rewrite one function definition's body in place (its nested definitions too, as TF converts them)."""
     _lower_function_returns(definition)
     definition.body = [_Rewriter().visit(statement) for statement in definition.body]
     definition.body = [s for item in definition.body for s in (item if isinstance(item, list) else [item])]
     _flatten_lists(definition)
-    names = sorted({n for node in ast.walk(definition) if isinstance(node, ast.Nonlocal) for n in node.names})
+    names = sorted(_helper_nonlocals(definition))
     if names:  # `if False: y = None` makes y a local of the function (the helpers' nonlocal needs one), unset
         binding = ast.If(test=ast.Constant(False), body=[ast.Assign([ast.Name(n, ast.Store())], ast.Constant(None))
                                                           for n in names], orelse=[])
         definition.body.insert(_after_docstring(definition), binding)
-    return ast.fix_missing_locations(tree), definition
+
+
+def _helper_nonlocals(definition) -> set:
+    """The names the generated helpers of `definition` (not of its nested user functions) declare nonlocal."""
+    found, pending = set(), list(ast.iter_child_nodes(definition))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Nonlocal):
+            found.update(node.names)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)) and \
+                not getattr(node, "name", "").startswith("__ag_"):
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _convertible_nested(node) -> bool:
+    """Whether a nested function definition can be rewritten with its parent: not a generator or coroutine, and
+    without del/global/nonlocal statements of its own (the helpers' nonlocal scoping would clash with them)."""
+    if isinstance(node, ast.AsyncFunctionDef) or node.name.startswith("__ag_"):
+        return False
+    pending = list(node.body)
+    while pending:
+        child = pending.pop()
+        if isinstance(child, (ast.Yield, ast.YieldFrom, ast.Await, ast.Delete, ast.Global, ast.Nonlocal)):
+            return False
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        pending.extend(ast.iter_child_nodes(child))
+    return True
 
 
 def _after_docstring(definition) -> int:
@@ -690,12 +755,8 @@ def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
         raise NotImplementedError("tf.autograph.to_code(experimental_optional_features=...) is not implemented in "
                                   "placeflow; leave it unset.")
     fn = getattr(entity, "python_function", entity)
-    return ast.unparse(_converted_tree(inspect.unwrap(fn))[0])
-
-
-@functools.lru_cache(maxsize=256)
-def _convert_cached(code, fn):
-    return _build(fn)
+    fn = getattr(inspect.unwrap(fn), "__func__", inspect.unwrap(fn))
+    return ast.unparse(_converted_tree(fn.__code__)[0])
 
 
 def do_not_convert(func=None):
@@ -717,8 +778,8 @@ _LIBRARIES = frozenset({"placeflow", "tensorflow", "keras", "numpy", "scipy", "c
 
 
 def convert(fn):
-    """`fn` with its tensor if/while statements rewritten; `fn` itself when its source is unavailable or it is
-    marked with do_not_convert."""
+    """`fn` with its tensor if/while statements rewritten and the functions it calls converted when called;
+    `fn` itself when its source is unavailable, it is library code, or it is marked with do_not_convert."""
     target = getattr(fn, "__func__", fn)
     if getattr(target, "_placeflow_do_not_convert", False):
         return fn
@@ -726,43 +787,108 @@ def convert(fn):
         return fn
     if (getattr(target, "__module__", None) or "").split(".")[0] in _LIBRARIES:
         return fn  # library code is left as written (TF's AutoGraph does not convert these packages either)
-    if hasattr(target, "__wrapped__"):
-        return fn  # a decorator's wrapper: its source (inspect follows __wrapped__) is not its code
+    if getattr(target, "__code__", None) in _CONVERTED_CODES:
+        return fn  # already AutoGraph's rewrite
     try:
-        converted = _convert_cached(target.__code__, target)
+        rewritten = _rewritten_code(target.__code__)
     except (OSError, TypeError, ValueError, SyntaxError, IndentationError):
         return fn
-    if converted is None:
+    if rewritten is None:
         return fn
+    converted = _build(target, rewritten)
     return converted.__get__(fn.__self__) if hasattr(fn, "__self__") else converted
 
 
-def _build(fn):
-    code = fn.__code__
-    if "__class__" in code.co_freevars or inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
+_CONVERTED_CODES: set = set()   # the code objects of rewritten functions (never rewritten again)
+
+
+@functools.lru_cache(maxsize=1024)
+def _rewritten_code(code):
+    """The code object of the rewritten function whose code is `code`, or None when it stays as written."""
+    if "__class__" in code.co_freevars or code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE |
+                                                            inspect.CO_ASYNC_GENERATOR):
         return None  # zero-argument super() needs the class cell; generators and coroutines stay as written
-    tree, definition = _converted_tree(fn)
+    tree, definition = _converted_tree(code)
     if any(isinstance(node, ast.Delete) and not getattr(node, "ag_generated", False) for node in ast.walk(definition)):
         return None  # `del` of a variable a rewritten statement shares would act on the helper's scope
     if not any(isinstance(node, ast.Name) and node.id == "__ag__" for node in ast.walk(definition)):
         return None  # nothing to convert
     free = code.co_freevars
+    definition.name = "__ag_converted"   # not the function's own name, which its body may call (recursion)
     factory = ast.FunctionDef(name="__ag_factory", args=ast.arguments(
         posonlyargs=[], args=[ast.arg(n) for n in free], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
         defaults=[]), body=[definition, ast.Return(ast.Name(definition.name, ast.Load()))], decorator_list=[],
         returns=None, type_params=[])
-    module = compile(ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[])),
-                     fn.__code__.co_filename, "exec")
+    module = compile(ast.fix_missing_locations(ast.Module(body=[factory], type_ignores=[])), code.co_filename, "exec")
     factory_code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
-    rewritten = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == fn.__name__)
-    # the rewritten function runs with the original's globals and closure cells (never a snapshot of them)
-    cells = dict(zip(free, fn.__closure__ or ()))
+    rewritten = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and
+                     c.co_name == "__ag_converted")
+    rewritten = rewritten.replace(co_name=code.co_name, co_qualname=code.co_qualname)
+    _CONVERTED_CODES.add(rewritten)
+    return rewritten
+
+
+def _build(fn, rewritten):
+    """The rewritten function of `fn`: it runs with the original's globals and closure cells (never a snapshot
+    of them)."""
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     fn.__globals__.setdefault("__ag__", _Helpers)
     converted = types.FunctionType(rewritten, fn.__globals__, fn.__name__, fn.__defaults__,
                                    tuple(cells[name] for name in rewritten.co_freevars))
     converted.__kwdefaults__ = fn.__kwdefaults__
     functools.update_wrapper(converted, fn)
     return converted
+
+
+def callee(f):
+    """What a call in converted code calls: while a graph is built, `f` converted when it is a user function,
+    method, functools.partial or callable object (TF's recursive conversion); placeflow's functions as they are,
+    but map_fn and vectorized_map (whose function argument TF converts) convert theirs. Eagerly, `f` itself."""
+    if graph_mode.active() is None:
+        return f
+    if inspect.isfunction(f) or inspect.ismethod(f):
+        higher = _higher_order().get(getattr(f, "__func__", f))
+        return _converting_argument(f, higher) if higher is not None else _converted_or_as_is(f)
+    if isinstance(f, functools.partial):
+        return functools.partial(callee(f.func), *f.args, **f.keywords)
+    call = getattr(type(f), "__call__", None)
+    if inspect.isfunction(call) and not isinstance(f, type):   # a callable object of a user class
+        converted = _converted_or_as_is(call)
+        return f if converted is call else converted.__get__(f)
+    return f
+
+
+def _converted_or_as_is(f):
+    """convert(f); f as written, with a warning, where the rewrite itself fails (as TF runs it as is)."""
+    try:
+        return convert(f)
+    except Exception as exc:  # noqa: BLE001 - TF: "AutoGraph could not transform ... and will run it as-is"
+        import logging
+        logging.getLogger("placeflow").warning("AutoGraph could not transform %s and will run it as-is: %s: %s",
+                                               getattr(f, "__qualname__", f), type(exc).__name__, exc)
+        return f
+
+
+@functools.lru_cache(maxsize=1)
+def _higher_order() -> dict:
+    """{placeflow function: the position of its function argument} for the functions whose function argument
+    TF converts (map_fn, vectorized_map: autograph.tf_convert in TF's own code)."""
+    from . import map_ops
+    return {map_ops.map_fn: 0, map_ops.vectorized_map: 0}
+
+
+def _converting_argument(f, position: int):
+    """`f` with its function argument (at `position`, or by its name) converted before the call."""
+    name = list(inspect.signature(f).parameters)[position]
+
+    @functools.wraps(f)
+    def call(*args, **kwargs):
+        if len(args) > position:
+            args = args[:position] + (_converted_or_as_is(args[position]),) + args[position + 1:]
+        elif name in kwargs:
+            kwargs[name] = _converted_or_as_is(kwargs[name])
+        return f(*args, **kwargs)
+    return call
 
 
 class _Helpers:
@@ -777,3 +903,4 @@ class _Helpers:
     if_stmt = staticmethod(if_stmt)
     python_iterable, python_test = staticmethod(python_iterable), staticmethod(python_test)
     return_value = staticmethod(return_value)
+    callee = staticmethod(callee)

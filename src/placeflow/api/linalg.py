@@ -64,9 +64,12 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002
 
 
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
-    """(s, u, v) of each matrix, s descending, tensor = u @ diag(s) @ v^T (Svd); only s when not compute_uv."""
+    """(s, u, v) of each matrix, s descending, tensor = u @ diag(s) @ v^H (Svd); only s when not compute_uv.
+    s is real (float32 for complex64 input), as TensorFlow casts it."""
     x = _floats(tensor)
     s, u, v = execute("Svd", (x,), x.dtype, {"full_matrices": bool(full_matrices)}, name=name)
+    if x.dtype.is_complex:
+        s = math_ops.cast(s, x.dtype.real_dtype)
     return (s, u, v) if compute_uv else s
 
 
@@ -152,18 +155,48 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
 
 
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
-    """The least-squares X minimizing |matrix @ X - rhs|^2 + l2 |X|^2, by the normal equations (fast=True)."""
-    if not fast:
-        raise NotImplementedError("lstsq(fast=False) (complete orthogonal decomposition) is not implemented in "
-                                  "placeflow; use fast=True.")
+    """The least-squares X minimizing |matrix @ X - rhs|^2 + l2 |X|^2. fast=True: the normal equations through a
+    Cholesky factor of the (regularized) Gramian, differentiable (NaN for a rank-deficient matrix without l2, as
+    TF); fast=False: the minimum-norm solution (MatrixSolveLs; l2 ignored and no gradient, as TF)."""
     a = _floats(matrix)
     b = convert_to_tensor(rhs, dtype=a.dtype)
-    at = matrix_transpose(a)
-    gram = matmul(at, a)
-    if l2_regularizer:
-        from .array_ops import eye
-        gram = gram + l2_regularizer * eye(int(a.shape[-1]), dtype=a.dtype)
-    return solve(gram, matmul(at, b))
+    if a.dtype == dtypes.complex128 and not (isinstance(l2_regularizer, (int, float)) and l2_regularizer == 0):
+        raise NotImplementedError("matrix_solve_ls is currently disabled for complex128 and l2_regularizer != 0 due "
+                                  "to poor accuracy.")
+    if not fast:
+        return solve_ls(a, b, l2_regularizer, fast=False, name=name)
+    rows, cols = (a.shape[-2], a.shape[-1]) if a.shape.rank is not None else (None, None)
+    if rows is None or cols is None:
+        from .control_flow import cond
+        dynamic = array_ops.shape(a)
+        return cond(dynamic[-2] >= dynamic[-1], lambda: _normal_equations(a, b, l2_regularizer, True),
+                    lambda: _normal_equations(a, b, l2_regularizer, False), name=name)
+    return _normal_equations(a, b, l2_regularizer, rows >= cols, name=name)
+
+
+def _normal_equations(a, b, l2_regularizer, overdetermined: bool, name=None):
+    """lstsq's fast path: chol(A^H A + l2 I) solves A^H b (overdetermined), or A^H chol(A A^H + l2 I)^-1 b."""
+    gram = matmul(a, a, adjoint_a=True) if overdetermined else matmul(a, a, adjoint_b=True)
+    if not (isinstance(l2_regularizer, (int, float)) and l2_regularizer == 0):
+        size = array_ops.shape(gram)[-1]
+        gram = gram + math_ops.cast(l2_regularizer, a.dtype) * eye(size, dtype=a.dtype)
+    factor = cholesky(gram)
+    if overdetermined:
+        return cholesky_solve(factor, matmul(a, b, adjoint_a=True), name=name)
+    return matmul(a, cholesky_solve(factor, b), adjoint_a=True, name=name)
+
+
+def solve_ls(matrix, rhs, l2_regularizer, fast=True, name=None):
+    """MatrixSolveLs (tf.raw_ops' op behind lstsq): l2_regularizer a float64 scalar; a host kernel, as TF's."""
+    a = _floats(matrix)
+    b = convert_to_tensor(rhs, dtype=a.dtype)
+    l2 = convert_to_tensor(l2_regularizer, dtype=dtypes.float64) if not hasattr(l2_regularizer, "dtype") else \
+        l2_regularizer
+    if l2.dtype != dtypes.float64:
+        raise errors.InvalidArgumentError(None, None, f"cannot compute MatrixSolveLs as input #2(zero-based) was "
+                                                      f"expected to be a double tensor but is a {l2.dtype.name} "
+                                                      f"tensor; pass l2_regularizer as float64.")
+    return execute("MatrixSolveLs", (a, b, l2), a.dtype, {"fast": bool(fast)}, name=name)
 
 
 def adjoint(matrix, name=None):
@@ -181,6 +214,8 @@ def cross(a, b, name=None):
     from .array_ops import stack
     x = convert_to_tensor(a)
     y = convert_to_tensor(b, dtype=x.dtype)
+    if not (x.dtype.is_floating or x.dtype.is_integer):
+        raise _cross_dtype_refused(x.dtype)
     if (x.shape is not None and x.shape[-1] not in (3, None)) or (y.shape is not None and y.shape[-1] not in (3, None)):
         raise errors.FailedPreconditionError(None, None, "Cross-products are only defined for 3-element vectors. "
                                                          "[Op:Cross]")
@@ -189,10 +224,26 @@ def cross(a, b, name=None):
     return stack([x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0], axis=-1, name=name)
 
 
+_CROSS_DTYPES = ("float32", "float64", "int32", "uint8", "int16", "int8", "int64", "bfloat16", "uint16", "float16",
+                 "uint32", "uint64")
+
+
+def _cross_dtype_refused(dtype) -> Exception:
+    """TF's refusal of a Cross input dtype outside its list (complex, bool, string)."""
+    from ..framework import build_errors
+    cpp = ", ".join(dtypes.cpp_name(dtypes.as_dtype(n)) for n in _CROSS_DTYPES)
+    return build_errors.dtype_not_allowed("a", dtype, _CROSS_DTYPES, (
+        f"Value for attr 'T' of {dtypes.cpp_name(dtype)} is not in the list of allowed values: {cpp}\n\t; NodeDef: "
+        f"{{{{node Cross}}}}\nplaceflow: cast the inputs to a real dtype."))
+
+
 def logdet(matrix, name=None):
     """log(det(matrix)) of Hermitian positive definite matrices, through their Cholesky factors."""
     factor = cholesky(matrix)
-    return math_ops.multiply(2.0, math_ops.reduce_sum(math_ops.log(diag_part(factor)), axis=-1), name=name)
+    diagonal = diag_part(factor)
+    if diagonal.dtype.is_complex:   # real and positive for a Hermitian positive definite matrix: a real result
+        diagonal = math_ops.real(diagonal)
+    return math_ops.multiply(2.0, math_ops.reduce_sum(math_ops.log(diagonal), axis=-1), name=name)
 
 
 def _default_tolerance(x, singular_values, scale: float):
@@ -205,6 +256,8 @@ def pinv(a, rcond=None, validate_args=False, name=None):
     """The Moore-Penrose pseudo-inverse: singular values below rcond * the largest (default
     10 * max(rows, columns) * eps) count as zero."""
     x = _floats(a)
+    if not x.dtype.is_floating:
+        raise TypeError(f"Input `a` must have `float`-like `dtype` (saw {x.dtype.name}).")
     s, u, v = svd(x)
     rows, cols = int(x.shape[-2]), int(x.shape[-1])
     from .array_ops import expand_dims, zeros_like

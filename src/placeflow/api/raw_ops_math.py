@@ -60,6 +60,15 @@ def _igamma_grad_a(*, a, x, name=None):
     return _same_dtype_op("IgammaGradA", "a", "x")(a=a, x=x, name=name)
 
 
+def _approximate_equal(*, x, y, tolerance=1e-05, name=None):
+    """ApproximateEqual: |x - y| < tolerance elementwise, x and y of one shape (no broadcasting), as TF's op."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float, np.integer, np.floating)):
+        raise TypeError(f"Expected float for argument 'tolerance' not {tolerance!r}.")
+    a = convert_to_tensor(x)
+    b = convert_to_tensor(y, dtype=a.dtype)
+    return execute("ApproximateEqual", (a, b), a.dtype, {"tolerance": float(tolerance)}, name=name)
+
+
 def _betainc(*, a, b, x, name=None):
     return _public("math.betainc")(a, b, x, name=name)
 
@@ -140,11 +149,12 @@ def _isotonic(*, input, output_dtype=dtypes.float32, name=None):  # noqa: A002
 
 
 def _svd(*, input, compute_uv=True, full_matrices=False, name=None):  # noqa: A002
+    """Svd: s in the input's dtype (complex for complex input, unlike tf.linalg.svd's real s), as TF's op."""
+    x = convert_to_tensor(input)
+    s, u, v = execute("Svd", (x,), x.dtype, {"full_matrices": bool(full_matrices)}, name=name)
     if not compute_uv:
-        s = linalg.svd(input, full_matrices=full_matrices, compute_uv=False, name=name)
         unused = array_ops.zeros([], s.dtype)   # TF: an uninitialized scalar
         return outputs("Svd", "s u v", (s, unused, unused))
-    s, u, v = linalg.svd(input, full_matrices=full_matrices, compute_uv=True, name=name)
     return outputs("Svd", "s u v", (s, u, v))
 
 
@@ -180,7 +190,7 @@ _OTHERS = {
     "IgammaGradA": _igamma_grad_a,
     "RandomGammaGrad": lambda *, alpha, sample, name=None: _same_dtype_op("RandomGammaGrad", "alpha", "sample")(
         alpha=alpha, sample=sample, name=name),
-    "Betainc": _betainc,
+    "Betainc": _betainc, "ApproximateEqual": _approximate_equal,
     "Angle": _angle, "Real": _real, "Imag": _imag, "ComplexAbs": _complex_abs, "Complex": _complex,
     "RFFT": _rfft("RFFT", signal.rfft), "RFFT2D": _rfft("RFFT2D", signal.rfft2d),
     "RFFT3D": _rfft("RFFT3D", signal.rfft3d), "IRFFT": _irfft("IRFFT", signal.irfft),
@@ -209,6 +219,8 @@ _OTHERS = {
         "Lu", "lu p", linalg.lu(input, output_idx_type, name=name)),
     "Qr": lambda *, input, full_matrices=False, name=None: outputs(  # noqa: A002
         "Qr", "q r", linalg.qr(input, full_matrices, name=name)),
+    "MatrixSolveLs": lambda *, matrix, rhs, l2_regularizer, fast=True, name=None: linalg.solve_ls(
+        matrix, rhs, l2_regularizer, fast, name=name),
     "Svd": _svd, "Eig": _eig, "SelfAdjointEigV2": _self_adjoint_eig,
 }
 

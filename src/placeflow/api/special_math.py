@@ -43,12 +43,24 @@ def erfcinv(x, name=None):
 
 
 def scalar_mul(scalar, x, name=None):
-    """scalar * x, for a scalar (ValueError for any other shape, as TensorFlow)."""
+    """scalar * x for a 0-D scalar (ValueError for any other shape, as TensorFlow); an IndexedSlices x stays
+    IndexedSlices (its values scaled, never densified)."""
+    from ..ops.indexed_slices import IndexedSlices
+    if isinstance(x, IndexedSlices):
+        scalar = _checked_scalar(scalar, x.values.dtype)
+        scaled = IndexedSlices(math_ops.multiply(scalar, x.values, name=name), x.indices, x.dense_shape)
+        scaled._like = x._like
+        return scaled
     x = convert_to_tensor(x)
-    scalar = convert_to_tensor(scalar, dtype=x.dtype)
-    if scalar.shape is not None and len(scalar.shape) != 0:
-        raise ValueError(f"Only scalar multiply works, got shape {TensorShape(scalar.shape)}")
-    return math_ops.multiply(scalar, x, name=name)
+    return math_ops.multiply(_checked_scalar(scalar, x.dtype), x, name=name)
+
+
+def _checked_scalar(scalar, dtype):
+    """`scalar` as a tensor of `dtype`; ValueError (TF's text) unless it is 0-D."""
+    scalar = convert_to_tensor(scalar, dtype=dtype)
+    if scalar.shape is not None and scalar.shape.rank not in (None, 0):
+        raise ValueError(f"The input scalar must be a 0-D value. Received shape {TensorShape(scalar.shape)}.")
+    return scalar
 
 
 def _monotone(x, compare, what: str):

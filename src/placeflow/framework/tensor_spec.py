@@ -1,4 +1,4 @@
-"""TensorSpec: the shape (None for any size) and dtype a `function` argument must have."""
+"""TensorSpec: the shape (None for any size; shape=None for any rank) and dtype a `function` argument must have."""
 
 from __future__ import annotations
 
@@ -18,9 +18,11 @@ class TensorSpec(TypeSpec):
     __slots__ = ("shape", "dtype", "name")
 
     def __init__(self, shape, dtype=dtypes.float32, name=None):
-        if shape is None:
-            raise NotImplementedError("TensorSpec(shape=None) (unknown rank) is not implemented in placeflow; give "
-                                      "the rank, with None for dimensions of any size, e.g. shape=[None, 3].")
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+        if shape is None or (isinstance(shape, TensorShape) and shape.rank is None):
+            self.shape = TensorShape(None)   # unknown rank: any tensor of the dtype
+            return
         dims = []
         for dim in shape:
             if dim is not None and (isinstance(dim, bool) or not isinstance(dim, int) or dim < 0):
@@ -28,27 +30,24 @@ class TensorSpec(TypeSpec):
                                 f"shape={list(shape)!r}.")
             dims.append(dim)
         self.shape = TensorShape(dims)
-        self.dtype = dtypes.as_dtype(dtype)
-        self.name = name
 
     @classmethod
     def from_tensor(cls, tensor, name=None):
         """The spec of `tensor`'s shape and dtype."""
-        return cls(tuple(tensor.shape), tensor.dtype, name)
+        shape = tensor.shape
+        return cls(None if shape is None or TensorShape(shape).rank is None else tuple(shape), tensor.dtype, name)
 
     def is_compatible_with(self, other) -> bool:
-        """Whether a tensor (or spec) of `other`'s dtype and shape fits this spec."""
-        shape = tuple(other.shape) if other.shape is not None else None
-        if other.dtype != self.dtype or shape is None or len(shape) != len(self.shape):
-            return False
-        return all(want is None or want == got for want, got in zip(self.shape, shape))
+        """Whether a tensor (or spec) of `other`'s dtype and shape fits this spec (an unknown rank on either side
+        fits any rank, as TF)."""
+        return other.dtype == self.dtype and self.shape.is_compatible_with(TensorShape(other.shape))
 
     def __eq__(self, other) -> bool:
-        return (isinstance(other, TensorSpec) and tuple(self.shape) == tuple(other.shape)
-                and self.dtype == other.dtype and self.name == other.name)
+        return (isinstance(other, TensorSpec) and self.shape == other.shape and self.dtype == other.dtype
+                and self.name == other.name)
 
     def __hash__(self) -> int:
-        return hash((tuple(self.shape), self.dtype.name, self.name))
+        return hash((self.shape, self.dtype.name, self.name))
 
     def __repr__(self) -> str:
         name = "None" if self.name is None else repr(self.name)

@@ -23,7 +23,7 @@ from ..runtime.transfer import host_copy, to_host
 from ..ops.debug import SIDE_EFFECT_OPS
 from . import pipeline
 from .build import as_graph_tensor
-from .function import ConcreteFunction, FuncGraph
+from .function import ConcreteFunction, FuncGraph, encloses, out_of_scope
 from .graph import Tensor
 from .variables import order_stateful
 
@@ -46,6 +46,8 @@ class BodyGraph(FuncGraph):
         """This body's placeholder for `tensor` of an enclosing graph (captured once)."""
         if tensor.op.graph is self:
             return tensor
+        if encloses(self, tensor.op.graph):   # made in a body nested in this one, which has ended
+            raise out_of_scope(tensor, self)
         if tensor.op.graph is not self.outer and isinstance(self.outer, BodyGraph):
             tensor = self.outer.capture(tensor)
         found = self._captured.get(id(tensor))

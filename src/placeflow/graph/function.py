@@ -13,6 +13,7 @@ import inspect
 import itertools
 import logging
 import threading
+import weakref
 
 import numpy as np
 
@@ -35,6 +36,32 @@ from .graph import VALID_OP_NAME, Graph, Tensor
 _ids = itertools.count(1)
 
 
+class InaccessibleTensorError(ValueError):
+    """A tensor used outside the graph (a loop or branch body) that made it, as TF's class of that name."""
+
+
+def out_of_scope(tensor, graph) -> InaccessibleTensorError:
+    """TF's error for `tensor`, made inside a body graph that has ended, used in `graph`: its text lists where
+    the tensor was made."""
+    frames = "".join(f"    File \"{file}\", line {line}, in {function}\n"
+                     for file, line, function in tensor.op.creation_frames)
+    return InaccessibleTensorError(
+        f"{tensor!r} is out of scope and cannot be used here. Use return values, explicit Python locals or "
+        f"TensorFlow collections to access it.\nPlease see https://www.tensorflow.org/guide/function"
+        f"#all_outputs_of_a_tffunction_must_be_return_values for more information.\n\n{tensor!r} was defined "
+        f"here:\n{frames}\nThe tensor {tensor!r} cannot be accessed from FuncGraph(name={graph.name}), because it "
+        f"was defined in FuncGraph(name={getattr(tensor.op.graph, 'name', '?')}), which is out of scope.")
+
+
+def encloses(graph, other) -> bool:
+    """Whether `graph` is `other` or one of the graphs `other` (a body) is nested in."""
+    while other is not None:
+        if other is graph:
+            return True
+        other = getattr(other, "outer", None)
+    return False
+
+
 class FuncGraph(Graph):
     """The graph of one trace. Variables created while tracing are lifted out and created eagerly."""
 
@@ -44,15 +71,60 @@ class FuncGraph(Graph):
         super().__init__()
         self.name = name
         self.first_trace = True
+        self.created_variables: list = []   # the variables this trace (its bodies included) created
+        self.initializes_in_graph = False   # one of them takes its initial value when the trace runs
+
+    def create_op(self, op_type, inputs, attrs=None, dtype=None, name=None, outputs=(), resource=None):
+        for tensor in inputs:   # a tensor of a loop or branch body that has ended: TF's error, naming it
+            if tensor.op.graph is not self and encloses(self, tensor.op.graph):
+                raise out_of_scope(tensor, self)
+        return super().create_op(op_type, inputs, attrs, dtype, name, outputs, resource)
 
     def lift_variable(self, *args, **kwargs):
-        """Create a Variable eagerly, outside the trace (allowed on the first trace only)."""
+        """Create a Variable eagerly, outside the trace (allowed on the first trace only). An initial value
+        computed by the trace (e.g. from the function's inputs) is assigned by the trace itself when it runs:
+        the variable is made eagerly with zeros of that shape, and the first call initializes it, as TF's
+        conditional initialization does."""
         if not self.first_trace:
             raise ValueError("placeflow.function only supports singleton Variables created on the first call. "
                              "Make sure the Variable is only created once or created outside placeflow.function.")
+        from .static_values import static_value
         from .v1_api import init_scope
+        root = self
+        while getattr(root, "outer", None) is not None:
+            root = root.outer
+        if len(args) > len(_VARIABLE_PARAMETERS):
+            with init_scope():
+                return Variable(*args, **kwargs)   # Python's TypeError for the extra arguments
+        bound = dict(zip(_VARIABLE_PARAMETERS, args), **kwargs)
+        initial = bound.get("initial_value")
+        in_graph = isinstance(initial, Tensor)
+        if in_graph and static_value(initial) is not None:   # known while tracing: created with its value
+            bound["initial_value"], in_graph = static_value(initial), False
+        if in_graph:
+            bound["initial_value"] = _placeholder_value(initial)
         with init_scope():
-            return Variable(*args, **kwargs)
+            variable = Variable(**bound)
+        if in_graph:
+            variable.assign(initial, read_value=False)   # a write of this trace: runs on the first call
+            root.initializes_in_graph = True
+        root.created_variables.append(variable)
+        return variable
+
+
+_VARIABLE_PARAMETERS = ("initial_value", "trainable", "name", "dtype", "shape", "synchronization", "aggregation",
+                        "constraint")
+
+
+def _placeholder_value(initial):
+    """Zeros of a traced initial value's shape and dtype (what the variable holds until the first call)."""
+    shape = initial.shape
+    if shape is None or None in tuple(shape):
+        raise NotImplementedError(f"A Variable created inside placeflow.function from a value the function computes "
+                                  f"needs a fully known shape; got {initial!r}. Create it outside the function, or "
+                                  f"from a value whose shape is known when the function is traced.")
+    dtype = initial.dtype.numpy_dtype
+    return np.full(tuple(shape), b"" if dtype == np.object_ else 0, dtype)
 
 
 class ConcreteFunction:
@@ -68,6 +140,7 @@ class ConcreteFunction:
         self._build_lock = threading.Lock()
         self._ran_on = None
         self._placed_by = None   # (cost-model placement: {op: device}, the measurements it saw), else None
+        self._initializing = None   # the trace that created (and initializes) its variables: runs the first call
         self.function_name = f"__inference_{name}_{next(_ids)}"
 
     def _build(self, ctx) -> None:
@@ -151,6 +224,10 @@ class ConcreteFunction:
     def call_flat(self, tensors):
         """Run on the flat list of eager tensor arguments; returns the outputs in their structure. Under an
         active GradientTape the call is recorded, so gradients flow through it (function_gradient.py)."""
+        if self._initializing is not None:
+            initializing = self._take_initializing()
+            if initializing is not None:
+                return initializing.call_flat(tensors)
         try:
             leaves = self._call_leaves(tensors)
         except errors.OpError as error:
@@ -163,6 +240,12 @@ class ConcreteFunction:
             from .function_gradient import record_call
             record_call(self, list(tensors), leaves)
         return result
+
+    def _take_initializing(self):
+        """The initializing trace, once (the first call runs it; later calls run this one)."""
+        with self._build_lock:
+            initializing, self._initializing = self._initializing, None
+        return initializing
 
     def _call_flat(self, tensors):
         """call_flat without TF's error layout: a branch or loop body's errors are laid out by its caller."""
@@ -228,6 +311,7 @@ class Function:
         self._tracing_count = 0
         self._trace_locks: dict = {}  # cache key -> lock: first calls from several threads trace once
         self._trace_locks_lock = threading.Lock()
+        self._bound: dict = {}   # id(instance) -> (weak reference to it, its Function): methods, see __get__
         functools.update_wrapper(self, python_function)
 
     @property
@@ -252,11 +336,39 @@ class Function:
         return self._tracing_count
 
     def __get__(self, instance, owner):
+        """One Function (and trace cache) per instance. As in TF, it holds the instance weakly (so a decorated
+        method keeps no instance alive) and is dropped with it; an instance that cannot be weakly referenced
+        keeps its Function in its own __dict__."""
         if instance is None:
             return self
+        key = id(instance)
+        entry = self._bound.get(key)
+        if entry is not None and entry[0]() is instance:
+            return entry[1]
+        try:
+            reference = weakref.ref(instance, functools.partial(_forget_instance, self._bound, key))
+        except TypeError:
+            return self._bound_on_instance(instance, owner)
+        bound = Function(_WeakMethod(self._python_function, reference), self._input_signature, self._name,
+                         self._reduce_retracing, self._autograph)
+        with self._trace_locks_lock:   # threads binding at once share one Function
+            entry = self._bound.get(key)
+            if entry is None or entry[0]() is not instance:
+                entry = self._bound[key] = (reference, bound)
+        return entry[1]
+
+    def _existing_binding(self, instance):
+        """The Function __get__ bound to `instance` so far, or None (SavedModel export lists those)."""
+        entry = self._bound.get(id(instance))
+        if entry is not None and entry[0]() is instance:
+            return entry[1]
+        return getattr(instance, "__dict__", {}).get(f"_placeflow_function_{id(self)}")
+
+    def _bound_on_instance(self, instance, owner):
+        """The Function of an instance that has no weak references, kept on the instance (or made per call)."""
         slot = f"_placeflow_function_{id(self)}"
         bound = getattr(instance, "__dict__", {}).get(slot)
-        if bound is None:  # one Function (and trace cache) per instance, kept on the instance
+        if bound is None:
             bound = Function(self._python_function.__get__(instance, owner), self._input_signature, self._name,
                              self._reduce_retracing, self._autograph)
             if hasattr(instance, "__dict__"):  # setdefault is atomic: threads binding at once share one Function
@@ -265,7 +377,10 @@ class Function:
 
     def __call__(self, *args, **kwargs):
         if graph_mode.active() is not None or _functions_run_eagerly:  # inline the Python body (in another
-            return self._python_function(*args, **kwargs)              # graph being built, or run eagerly)
+            body = self._python_function                                # graph being built, or run eagerly)
+            if self._autograph and autograph_converter is not None and not _functions_run_eagerly:
+                body = _autograph_of(body)   # converted as its own trace would be
+            return body(*args, **kwargs)
         if self._input_signature is not None:
             tensors = self._bind_signature(args, kwargs)
             return self._concrete_for_signature().call_flat(tensors)
@@ -305,9 +420,12 @@ class Function:
                             f"input_signature of {len(specs)}`. Received args: {args} and kwargs: {kwargs}.")
         tensors = []
         for value, spec in zip(values, specs):
-            tensor = value if isinstance(value, EagerTensor) else convert_to_tensor(value, dtype=spec.dtype)
+            if isinstance(value, TensorSpec):   # get_concrete_function(spec): the spec must fit the signature's
+                tensor = value
+            else:
+                tensor = value if isinstance(value, EagerTensor) else convert_to_tensor(value, dtype=spec.dtype)
             if not spec.is_compatible_with(tensor):
-                got = TensorSpec(tuple(tensor.shape), tensor.dtype)
+                got = value if isinstance(value, TensorSpec) else TensorSpec(tuple(tensor.shape), tensor.dtype)
                 raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {got!r} to {spec!r}`. "
                                 f"Received args: {args} and kwargs: {kwargs} for signature: {self._signature}.")
             tensors.append(tensor)
@@ -323,7 +441,7 @@ class Function:
                     specs = self._input_signature
                     placeholders = [_SpecArgument(spec) for spec in specs]
                     concrete = self._cache[key] = self._trace(tuple(placeholders), {},
-                                                              [tuple(spec.shape) for spec in specs])
+                                                              [_spec_shape(spec) for spec in specs])
         return concrete
 
     def _concrete(self, args, kwargs):
@@ -381,6 +499,19 @@ class Function:
             return self._trace_locks.setdefault(key, threading.RLock())
 
     def _trace(self, args, kwargs, shapes=None) -> ConcreteFunction:
+        """The trace calls with these arguments run. As in TF, a first trace that created variables is traced
+        again, and the second trace is the one calls run: creating variables there (on any call but the first)
+        raises ValueError. The first trace runs once, for the first call, when it initializes a variable from a
+        value it computes."""
+        concrete = self._trace_once(args, kwargs, shapes)
+        if not concrete.graph.created_variables:
+            return concrete
+        again = self._trace_once(args, kwargs, shapes)
+        if concrete.graph.initializes_in_graph:
+            again._initializing = concrete
+        return again
+
+    def _trace_once(self, args, kwargs, shapes=None) -> ConcreteFunction:
         with self._trace_locks_lock:
             self._tracing_count += 1
             first = self._tracing_count == 1
@@ -389,7 +520,7 @@ class Function:
         names = _argument_names(self._signature, args, kwargs)
         body = self._python_function
         if self._autograph and autograph_converter is not None:  # tensor if/while become cond/while_loop
-            body = autograph_converter(body)
+            body = _autograph_of(body)
         for traced in {id(self._python_function): self._python_function, id(body): body}.values():
             error_layout.name_nested_code(traced)
         with graph.as_default():
@@ -399,6 +530,48 @@ class Function:
             template = _output_template(outputs)
             leaves = [_graph_output(graph, leaf) for leaf in nest.flatten(template, True)]
         return ConcreteFunction(self._name, graph, arg_tensors, outputs, leaves, template)
+
+
+def _forget_instance(table: dict, key: int, reference) -> None:
+    """A weak reference's callback: drop the dead instance's bound Function (unless the id was reused)."""
+    entry = table.get(key)
+    if entry is not None and entry[0] is reference:
+        table.pop(key, None)
+
+
+class _WeakMethod:
+    """A method bound to an instance held weakly: the python function of a Function decorating a method. It
+    looks like a bound method (__func__, __self__, the signature without `self`) to tracing. As TF's, it passes
+    None as `self` once the instance is gone (`Model().method(x)` drops the instance before the call: a method
+    that does not use `self` still runs)."""
+
+    def __init__(self, function, reference):
+        self.__func__, self._reference = function, reference
+        for attribute in ("__name__", "__qualname__", "__module__", "__doc__"):
+            setattr(self, attribute, getattr(function, attribute, None))
+        parameters = list(inspect.signature(function).parameters.values())[1:]
+        self.__signature__ = inspect.signature(function).replace(parameters=parameters)
+
+    @property
+    def __self__(self):
+        return self._reference()
+
+    def __call__(self, *args, **kwargs):
+        return self.__func__(self._reference(), *args, **kwargs)
+
+    def __get__(self, instance, owner):
+        return self
+
+    def with_function(self, function) -> "_WeakMethod":
+        """The same weak binding of another function (the method's AutoGraph rewrite)."""
+        return _WeakMethod(function, self._reference)
+
+
+def _autograph_of(fn):
+    """`fn` with AutoGraph's rewrite (a weakly bound method keeps its weak binding)."""
+    if isinstance(fn, _WeakMethod):
+        return fn.with_function(autograph_converter(fn.__func__))
+    return autograph_converter(fn)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
@@ -557,11 +730,16 @@ def _spec_to_argument(leaf):
     return _SpecArgument(leaf) if isinstance(leaf, TensorSpec) else leaf
 
 
+def _spec_shape(spec):
+    """A spec's shape as a graph tensor's: a tuple, or None when the rank is unknown (TensorSpec(None))."""
+    return None if spec.shape.rank is None else tuple(spec.shape)
+
+
 class _SpecArgument:
     """An input_signature entry standing in for an argument while tracing: a dtype and shape, no value."""
 
     def __init__(self, spec):
-        self.dtype, self.shape, self.device = spec.dtype, tuple(spec.shape), None
+        self.dtype, self.shape, self.device = spec.dtype, _spec_shape(spec), None
         self.name = spec.name
 
 
@@ -624,7 +802,11 @@ _NUMBERS = (bool, int, float, complex, np.generic, np.ndarray)
 def _graph_output(graph, leaf):
     """A returned leaf as the function returns it: tensors and None as they are; a captured eager tensor or a
     Python/NumPy number becomes a constant of the graph (TF returns numbers as tensors too)."""
-    if isinstance(leaf, Tensor) or leaf is None:
+    if isinstance(leaf, Tensor):
+        if leaf.op.graph is not graph and encloses(graph, leaf.op.graph):   # made in a loop or branch body
+            raise out_of_scope(leaf, graph)
+        return leaf
+    if leaf is None:
         return leaf
     if leaf.__class__ is EagerTensor or isinstance(leaf, _NUMBERS):
         from .build import as_graph_tensor

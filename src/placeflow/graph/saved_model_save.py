@@ -78,8 +78,7 @@ def _functions_of(obj) -> dict:
     for name in dir(type(obj)):
         if (name == "__call__" or not name.startswith("__")) and isinstance(vars(type(obj)).get(name, None) or
                                                     getattr(type(obj), name, None), Function):
-            bound = vars(obj).get(f"_placeflow_function_{id(getattr(type(obj), name))}") \
-                if hasattr(obj, "__dict__") else None
+            bound = getattr(type(obj), name)._existing_binding(obj)
             if bound is not None:
                 found[name] = bound
     for name, value in (vars(obj).items() if hasattr(obj, "__dict__") else ()):

@@ -48,6 +48,11 @@ class RefVariable:
         return self._op
 
     def _as_tensor(self) -> Tensor:
+        from ..eager import tape
+        if tape.active_count:   # a GradientTape in the graph sees a read of its own (gradients reach the variable)
+            read = self.read_value()
+            tape.variable_read(self, read)
+            return read
         return self._snapshot
 
     def value(self) -> Tensor:

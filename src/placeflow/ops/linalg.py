@@ -9,9 +9,9 @@ from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, matmul, negative, shape_of, transpose
 from . import shape_rules as rules
-from .registry import FLOATS, NUMBERS, define, no_gradient_yet
+from .registry import COMPLEX, FLOATS, NUMBERS, define, no_gradient_yet
 
-INEXACT = FLOATS - {d.bfloat16}   # TensorFlow's linear algebra ops admit no bfloat16
+INEXACT = (FLOATS | COMPLEX) - {d.bfloat16}   # TensorFlow's linear algebra ops: half, float, double, complex
 
 
 def _swap_last(x):
@@ -29,6 +29,12 @@ def _square(a, what="Input") -> None:
                                                f"{list(a.shape)}")
 
 
+def _adjoint_of(xp, a):
+    """Each matrix's conjugate transpose (its transpose when real): what an `adjoint` attribute applies."""
+    swapped = xp.swapaxes(a, -1, -2)
+    return xp.conj(swapped) if a.dtype.kind == "c" else swapped
+
+
 def _linalg_call(xp, fn, *args):
     try:
         return fn(*args)
@@ -40,12 +46,19 @@ def _matrix_shape(shapes, attrs):
     return shapes[0]
 
 
-@define("MatrixInverse", INEXACT, shape=rules.square_matrices,
-        grad=lambda e, g: [negative(matmul(_swap_last(e.outputs[0]), matmul(g, _swap_last(e.outputs[0]))))])
+def _inverse_grad(e, g):
+    """TensorFlow's rule: -Y^H g Y^H for Y = A^-1; with `adjoint` (Y = A^-H), -Y g^H Y."""
+    out = e.outputs[0]
+    if e.attrs.get("adjoint", False):
+        return [negative(matmul(out, matmul(_adjoint(g), out)))]
+    return [negative(matmul(_adjoint(out), matmul(g, _adjoint(out))))]
+
+
+@define("MatrixInverse", INEXACT, shape=rules.square_matrices, complex_convention=True, grad=_inverse_grad)
 def _inverse(xp, a, adjoint=False):
     _square(a)
     out = _linalg_call(xp, xp.linalg.inv, a)
-    return xp.swapaxes(out, -1, -2) if adjoint else out
+    return _adjoint_of(xp, out) if adjoint else out
 
 
 def _det_shape(shapes, attrs):
@@ -53,25 +66,27 @@ def _det_shape(shapes, attrs):
 
 
 def _det_grad(e, g):
+    """g * det * A^-H, TensorFlow's rule (for complex input too: the determinant is not conjugated)."""
     a, det = e.inputs[0], e.outputs[0]
-    inverse_t = _swap_last(emit("MatrixInverse", (a,), a.dtype))
-    return [_expand_last_two(g * det) * inverse_t]
+    inverse_h = emit("MatrixInverse", (a,), a.dtype, {"adjoint": True})
+    return [_expand_last_two(g * det) * inverse_h]
 
 
-@define("MatrixDeterminant", INEXACT, shape=_det_shape, grad=_det_grad)
+@define("MatrixDeterminant", INEXACT, shape=_det_shape, grad=_det_grad, complex_convention=True)
 def _determinant(xp, a):
     _square(a)
     return xp.linalg.det(a).astype(a.dtype, copy=False)
 
 
 def _slogdet_grad(e, g_sign, g_log):
+    """g_log * A^-H, TensorFlow's rule (the sign's gradient is not propagated, as there)."""
     a = e.inputs[0]
-    inverse_t = _swap_last(emit("MatrixInverse", (a,), a.dtype))
-    return [_expand_last_two(g_log) * inverse_t]
+    inverse_h = emit("MatrixInverse", (a,), a.dtype, {"adjoint": True})
+    return [_expand_last_two(g_log) * inverse_h]
 
 
 @define("LogMatrixDeterminant", INEXACT, shape=lambda shapes, attrs: [_det_shape(shapes, attrs)] * 2,
-        grad=_slogdet_grad)
+        grad=_slogdet_grad, complex_convention=True)
 def _slogdet(xp, a):
     _square(a)
     sign, log_abs = xp.linalg.slogdet(a)
@@ -79,19 +94,21 @@ def _slogdet(xp, a):
 
 
 def _solve_grad(e, g):
+    """TensorFlow's rule, adjoints throughout (so it holds for complex matrices as written)."""
     a, x = e.inputs[0], e.outputs[0]
-    grad_b = emit("MatrixSolve", (a, g), a.dtype, {"adjoint": not e.attrs.get("adjoint", False)})
-    grad_a = negative(matmul(grad_b, _swap_last(x)))
-    return [_swap_last(grad_a) if e.attrs.get("adjoint", False) else grad_a, grad_b]
+    adjoint = e.attrs.get("adjoint", False)
+    grad_b = emit("MatrixSolve", (a, g), a.dtype, {"adjoint": not adjoint})
+    grad_a = negative(matmul(x, _adjoint(grad_b)) if adjoint else matmul(grad_b, _adjoint(x)))
+    return [grad_a, grad_b]
 
 
-@define("MatrixSolve", INEXACT, shape=lambda shapes, attrs: shapes[1], grad=_solve_grad)
+@define("MatrixSolve", INEXACT, shape=lambda shapes, attrs: shapes[1], grad=_solve_grad, complex_convention=True)
 def _solve(xp, a, b, adjoint=False):
     _square(a, "Input matrix")
     if b.ndim < 2 or b.shape[-2] != a.shape[-1]:
         raise InvalidArgumentError(None, None, f"Input matrix and right-hand side must have the same number of "
                                                f"rows: {list(a.shape)} vs. {list(b.shape)}")
-    return _linalg_call(xp, xp.linalg.solve, xp.swapaxes(a, -1, -2) if adjoint else a, b).astype(a.dtype)
+    return _linalg_call(xp, xp.linalg.solve, _adjoint_of(xp, a) if adjoint else a, b).astype(a.dtype)
 
 
 def _adjoint(x):
@@ -115,7 +132,7 @@ def _cholesky_grad(e, g):
     return [0.5 * (out + _adjoint(out))]
 
 
-@define("Cholesky", INEXACT, shape=rules.square_matrices, grad=_cholesky_grad)
+@define("Cholesky", INEXACT, shape=rules.square_matrices, grad=_cholesky_grad, complex_convention=True)
 def _cholesky(xp, a):
     """The lower Cholesky factor; a matrix that is not positive definite gives NaN in its lower triangle (what
     TensorFlow 2.21 returns, recorded), so the failure shows in the numbers rather than passing as a value."""
@@ -129,21 +146,80 @@ def _cholesky(xp, a):
 
 
 def _triangular_solve_grad(e, g):
+    """TensorFlow's rule, adjoints throughout (so it holds for complex matrices as written)."""
     matrix, x = e.inputs[0], e.outputs[0]
     lower, adjoint = e.attrs.get("lower", True), e.attrs.get("adjoint", False)
     grad_b = emit("MatrixTriangularSolve", (matrix, g), g.dtype, {"lower": lower, "adjoint": not adjoint})
-    grad_a = negative(matmul(x, _swap_last(grad_b)) if adjoint else matmul(grad_b, _swap_last(x)))
+    grad_a = negative(matmul(x, _adjoint(grad_b)) if adjoint else matmul(grad_b, _adjoint(x)))
     band = (-1, 0) if lower else (0, -1)
     return [emit("MatrixBandPart", (grad_a,), g.dtype, {"lower": band[0], "upper": band[1]}), grad_b]
 
 
-@define("MatrixTriangularSolve", FLOATS, shape=lambda shapes, attrs: shapes[1], grad=_triangular_solve_grad)
+@define("MatrixTriangularSolve", FLOATS | COMPLEX, shape=lambda shapes, attrs: shapes[1], grad=_triangular_solve_grad,
+        complex_convention=True)
 def _triangular_solve(xp, matrix, rhs, lower=True, adjoint=False):
     _square(matrix, "Input matrix")
     triangle = xp.tril(matrix) if lower else xp.triu(matrix)
     if adjoint:
-        triangle = xp.swapaxes(triangle, -1, -2)
+        triangle = _adjoint_of(xp, triangle)
     return _linalg_call(xp, xp.linalg.solve, triangle, rhs).astype(matrix.dtype)
+
+
+def _solve_ls_grad(e, g):
+    if not e.attrs.get("fast", True):
+        raise ValueError("Gradient not defined for fast=False")
+    return no_gradient_yet("MatrixSolveLs (fast=True; tf.linalg.lstsq(fast=True) composes differentiable ops)")(e, g)
+
+
+def _normal_equations(xp, a, b, l2):
+    """The regularized least-squares solution through the normal equations and a Cholesky factor, as TF's fast
+    kernel: (A^H A + l2 I)^-1 A^H b for rows >= columns, else A^H (A A^H + l2 I)^-1 b."""
+    ah = _adjoint_of(xp, a)
+    rows, cols = a.shape[-2], a.shape[-1]
+    gram = ah @ a if rows >= cols else a @ ah
+    gram = gram + l2 * xp.eye(gram.shape[-1], dtype=a.dtype)
+    try:
+        factor = xp.linalg.cholesky(gram)
+    except xp.linalg.LinAlgError as exc:
+        raise InvalidArgumentError(None, None, "Input matrix was rank deficient or ill-conditioned. Try setting "
+                                               "fast=False or provide a larger l2_regularizer > 0.") from exc
+    solved = xp.linalg.solve(_adjoint_of(xp, factor), xp.linalg.solve(factor, ah @ b if rows >= cols else b))
+    return solved if rows >= cols else ah @ solved
+
+
+def _min_norm(xp, a, b):
+    """The minimum-norm least-squares solution of each system (what TF's complete orthogonal decomposition gives)."""
+    flat_a = a.reshape((-1,) + a.shape[-2:])
+    flat_b = b.reshape((-1,) + b.shape[-2:])
+    out = xp.stack([xp.linalg.lstsq(m, r, rcond=None)[0] for m, r in zip(flat_a, flat_b)]) if len(flat_a) else \
+        xp.zeros((0,) + a.shape[-1:] + b.shape[-1:], a.dtype)
+    return out.reshape(a.shape[:-2] + (a.shape[-1], b.shape[-1]))
+
+
+def _solve_ls_shape(shapes, attrs):
+    matrix, rhs = shapes[0], shapes[1]
+    if matrix is None or rhs is None:
+        return None
+    return tuple(matrix[:-2]) + (matrix[-1], rhs[-1])
+
+
+@define("MatrixSolveLs", INEXACT - {d.float16}, gpu=(), allowed=INEXACT, shape=_solve_ls_shape, grad=_solve_ls_grad)
+def _solve_ls(xp, matrix, rhs, l2_regularizer, fast=True):
+    """X minimizing |matrix X - rhs|^2 + l2 |X|^2 (fast: normal equations; else the minimum-norm solution, the
+    regularizer ignored as TF's kernel ignores it)."""
+    for index, array in enumerate((matrix, rhs)):
+        if array.ndim < 2:
+            raise InvalidArgumentError(None, None, f"Input tensor {index} must have rank >= 2, got {array.ndim}")
+    if matrix.shape[:-2] != rhs.shape[:-2] or matrix.shape[-2] != rhs.shape[-2]:
+        raise InvalidArgumentError(None, None, "Input matrix and rhs are incompatible.")
+    if np.ndim(l2_regularizer) != 0:
+        raise InvalidArgumentError(None, None, f"l2_regularizer must be scalar, got shape "
+                                               f"{list(np.shape(l2_regularizer))}")
+    if 0 in matrix.shape or 0 in rhs.shape:
+        return xp.zeros(matrix.shape[:-2] + (matrix.shape[-1], rhs.shape[-1]), matrix.dtype)
+    if fast:
+        return _normal_equations(xp, matrix, rhs, float(l2_regularizer)).astype(matrix.dtype, copy=False)
+    return _min_norm(xp, matrix, rhs).astype(matrix.dtype, copy=False)
 
 
 def _band(xp, a, lower, upper):
@@ -168,7 +244,7 @@ def _qr(xp, a, full_matrices=False):
 
 def _svd(xp, a, compute_uv=True, full_matrices=False):
     u, s, vh = xp.linalg.svd(a, full_matrices=full_matrices)
-    return s.astype(a.dtype), u.astype(a.dtype), xp.swapaxes(vh, -1, -2).astype(a.dtype)
+    return s.astype(a.dtype), u.astype(a.dtype), _adjoint_of(xp, vh).astype(a.dtype)   # a = u diag(s) v^H
 
 
 def _eigh(xp, a, compute_v=True):
@@ -253,7 +329,7 @@ def _several(kernel, outputs: int):
 define("Qr", INEXACT, shape=_several(_qr, 2), grad=no_gradient_yet("Qr"))(_qr)
 define("Svd", INEXACT, shape=_several(_svd, 3), grad=no_gradient_yet("Svd"))(_svd)
 define("SelfAdjointEigV2", INEXACT, shape=_several(_eigh, 2), grad=no_gradient_yet("SelfAdjointEigV2"))(_eigh)
-define("Einsum", FLOATS, shape=rules.by_evaluation(_einsum), grad=_einsum_grad)(_einsum)
+define("Einsum", FLOATS | COMPLEX, shape=rules.by_evaluation(_einsum), grad=_einsum_grad)(_einsum)
 
 
 @define("MatrixDiagPart", NUMBERS, shape=lambda shapes, attrs: None if shapes[0] is None else tuple(

@@ -143,6 +143,30 @@ for _name, _fn, _dtypes in (("Equal", "equal", ALL | {d.string}), ("NotEqual", "
                             ("LessEqual", "less_equal", REAL_NUMBERS), ("Greater", "greater", REAL_NUMBERS),
                             ("GreaterEqual", "greater_equal", REAL_NUMBERS)):
     _binary(_name, (lambda f: lambda xp, a, b: getattr(xp, f)(a, b))(_fn), _dtypes, dtype=bool_output)
+
+
+def _equal_shapes(shapes, attrs=None):
+    """Both inputs' shape, which must be the same (no broadcasting): ApproximateEqual's shape function."""
+    first, second = shapes
+    if first is None or second is None:
+        return first if second is None else second
+    if len(first) != len(second):
+        raise rules.Incompatible(f"Shapes must be equal rank, but are {len(first)} and {len(second)}")
+    rules.same_shapes(shapes)   # raises on a known dimension that differs
+    return first
+
+
+def _approximate_equal(xp, a, b, tolerance=1e-5):
+    """|a - b| < tolerance elementwise (the float attribute read in the inputs' dtype), inputs of one shape."""
+    if a.shape != b.shape:
+        raise InvalidArgumentError(None, None, f"x and y must be of the same shape. x shape: "
+                                               f"{rules.shape_text(a.shape)}. y shape: {rules.shape_text(b.shape)}")
+    return xp.abs(a - b) < xp.asarray(np.float32(tolerance), dtype=a.dtype)
+
+
+define("ApproximateEqual", {d.float32, d.float64}, shape=_equal_shapes, grad=NOT_DIFFERENTIABLE, dtype=bool_output,
+       allowed=NUMBERS)(_approximate_equal)
+
 _binary("TruncateDiv", _integer_divisor_checked(lambda xp, a, b: _truncate_div(xp, a, b), True), REAL_NUMBERS)
 _binary("TruncateMod", _integer_divisor_checked(lambda xp, a, b: xp.fmod(a, b), True), FLOATS | {d.int32, d.int64})
 _binary("LogicalAnd", lambda xp, a, b: xp.logical_and(a, b), {d.bool}, dtype=bool_output)
@@ -561,13 +585,22 @@ def _without_nans(xp, a, fill):
     return xp.where(nans, a.dtype.type(fill), a)
 
 
+def _check_arg_axis(a, axis) -> None:
+    """TF's ArgMax/ArgMin refuse to reduce an empty axis (there is no index to return)."""
+    if a.ndim and a.shape[axis] == 0:
+        shape = ",".join(str(dim) for dim in a.shape)
+        raise InvalidArgumentError(None, None, f"Reduction axis {axis % a.ndim} is empty in shape [{shape}]")
+
+
 @define("ArgMax", REAL_NUMBERS | {d.bool}, shape=rules.arg_reduce, grad=NOT_DIFFERENTIABLE)
 def _argmax(xp, a, axis=0, output_type=d.int64):
+    _check_arg_axis(a, axis)
     return xp.argmax(_without_nans(xp, a, -np.inf), axis=axis).astype(output_type.numpy_dtype)
 
 
 @define("ArgMin", REAL_NUMBERS | {d.bool}, shape=rules.arg_reduce, grad=NOT_DIFFERENTIABLE)
 def _argmin(xp, a, axis=0, output_type=d.int64):
+    _check_arg_axis(a, axis)
     return xp.argmin(_without_nans(xp, a, np.inf), axis=axis).astype(output_type.numpy_dtype)
 
 
