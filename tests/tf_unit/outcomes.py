@@ -8,6 +8,16 @@ import re
 OUTCOMES = ("passed", "failed", "error", "out_of_scope", "skipped")
 
 
+FIXTURE_METHOD = "TensorFlow's TestCase.test_session: a fixture method collected for its name, not a test"
+
+
+def normalised(records: list) -> list:
+    """The records with each `test_session` entry counted as skipped on every target: it is TF's fixture method,
+    which TF's own TestCase skips in some classes and lets pass in others, so it is no evidence either way."""
+    return [dict(record, outcome="skipped", type="", message=FIXTURE_METHOD)
+            if record["nodeid"].endswith("::test_session") else record for record in records]
+
+
 def reason(record: dict) -> str:
     """A short, groupable reason for a record that did not pass."""
     kind, message = record.get("type", ""), record.get("message", "")

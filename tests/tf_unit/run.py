@@ -6,7 +6,7 @@ Each test file runs in a child pytest (launcher.py) with a deadline per file and
 same files through the same shim on TensorFlow 2.21 from $PLACEFLOW_TF_PYTHON (default
 /tmp/placeflow-tf-venv/bin/python), which gives the TF column and the gap (tests TF passes and placeflow does
 not); later runs without --tf reuse the last TF results kept in the scratch folder. Not part of `make test`
-(a full run takes ~2 minutes on placeflow, ~7 on TF); tests/tf_unit/RESULTS.md records the last tables.
+(a full run takes ~4 minutes on placeflow, ~12 on TF); tests/tf_unit/RESULTS.md records the last tables.
 """
 
 from __future__ import annotations
@@ -159,6 +159,8 @@ def render(results: dict, area_of: dict, areas, selected) -> str:
     """The tables and the grouped reasons as text."""
     if "placeflow" not in results:
         results = {"placeflow": results["tensorflow"]}
+    results = {target: {name: outcomes.normalised(records) for name, records in per_file.items()}
+               for target, per_file in results.items()}
     ours = outcomes.by_area(results["placeflow"], area_of)
     theirs = outcomes.by_area(results["tensorflow"], area_of) if "tensorflow" in results else None
     lines = ["TensorFlow's own unit tests on placeflow (o.o.s. = out of scope; gap = TF passes, placeflow not)", "",

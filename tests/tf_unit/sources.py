@@ -58,6 +58,27 @@ SOURCES = (
            "3175de162dde04be4720f9512a3997f5405adc15", 23242),
     Source("linalg", "tensorflow/python/kernel_tests/linalg/linalg_ops_test.py",
            "627125c8d70033891c28d3a3bdd0aadb77fba33d", 24907),
+    # Added by issue 28's second pass (eager-heavy files of the areas it names):
+    Source("data", "tensorflow/python/data/kernel_tests/zip_test.py",
+           "010f3edcdc25a44755a4fc439a31be2282e9e9db", 5793),
+    Source("data", "tensorflow/python/data/kernel_tests/concatenate_test.py",
+           "010f3edcdc25a44755a4fc439a31be2282e9e9db", 7330),
+    Source("math", "tensorflow/python/kernel_tests/math_ops/argmax_op_test.py",
+           "0304934138cbfabd338ec432a630a9c3c1191564", 5533),
+    Source("math", "tensorflow/python/kernel_tests/math_ops/topk_op_test.py",
+           "4e1606f6ea28a52029cb17c205d1db9b2286818c", 10403),
+    Source("random", "tensorflow/python/kernel_tests/random/random_ops_test.py",
+           "00ed35853371147200b0c5aed21e6c45bbc908ad", 16354),
+    Source("linalg", "tensorflow/python/kernel_tests/linalg/matrix_inverse_op_test.py",
+           "08df8c40b4376ed012fa3ba03ff3e3068d8d2a94", 8247),
+    Source("linalg", "tensorflow/python/kernel_tests/linalg/cholesky_op_test.py",
+           "0ffe9f4a7fa180ce570980ae3d09bb129d46a8c8", 16029),
+    Source("array", "tensorflow/python/kernel_tests/array_ops/unique_op_test.py",
+           "609ec267e3588c2d41835a21d9c83f92c2683c10", 13624),
+    Source("array", "tensorflow/python/kernel_tests/array_ops/where_op_test.py",
+           "1d054e80cb5a63f3b1df886774e0f18675e8d674", 12065),
+    Source("array", "tensorflow/python/kernel_tests/array_ops/broadcast_to_ops_test.py",
+           "3a2c6ae8b910b9b325414c62dd6ea5a4604d3676", 8394),
 )
 
 AREAS = tuple(dict.fromkeys(source.area for source in SOURCES))

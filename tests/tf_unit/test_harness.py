@@ -162,3 +162,37 @@ def test_the_plugin_counts_private_attributes_and_out_of_scope_errors_out_of_sco
     except ValueError as error:
         assert tf_unit_plugin._describe(Info(error)) == ("out_of_scope", "OutOfScope", "graph internals")
     assert tf_unit_plugin._describe(Info(AttributeError("'X' object has no attribute 'y'")))[0] == "failed"
+
+
+def test_the_plugin_counts_internal_modules_reached_by_path_out_of_scope(tfshim):
+    import tf_unit_plugin
+
+    class Info:
+        def __init__(self, value):
+            self.value = value
+    patched = AttributeError("module 'placeflow.python' has no attribute 'platform'")
+    assert tf_unit_plugin._describe(Info(patched)) == (
+        "out_of_scope", "OutOfScope", "a TensorFlow internal module reached by its path (tensorflow.python.platform)")
+    missing = ModuleNotFoundError("No module named 'tensorflow.python.platform'", name="tensorflow.python.platform")
+    assert tf_unit_plugin._describe(Info(missing))[0] == "out_of_scope"
+    assert tf_unit_plugin._describe(Info(ModuleNotFoundError("No module named 'scipy'", name="scipy")))[0] == "failed"
+
+
+def test_test_session_fixture_methods_count_as_skipped_on_every_target():
+    records = [{"nodeid": "f.py::T::test_session", "outcome": "passed", "type": "", "message": ""},
+               {"nodeid": "f.py::T::testSession", "outcome": "failed", "type": "X", "message": "m"}]
+    assert [r["outcome"] for r in outcomes.normalised(records)] == ["skipped", "failed"]
+    assert records[0]["outcome"] == "passed"  # the records themselves are left as they were
+
+
+def test_the_shim_maps_the_new_files_internal_names(tfshim):
+    import placeflow as tf
+    from tfshim import table
+    array_ops, linalg_ops = table.build("ops.array_ops"), table.build("ops.linalg_ops")
+    assert array_ops.where_v2 is tf.where and array_ops.matrix_band_part is tf.linalg.band_part
+    assert linalg_ops.matrix_inverse is tf.linalg.inv
+    checker = table.build("ops.gradient_checker_v2")
+    assert checker.max_error([[1.0, 2.0]], [[1.5, 2.0]]) == 0.5
+    from tfshim._impl import testutil
+    product = testutil.matmul_without_tf32(tf.constant([[1.0, 2.0]]), tf.constant([[3.0], [4.0]]))
+    assert product.dtype == tf.float32 and product.numpy().tolist() == [[11.0]]

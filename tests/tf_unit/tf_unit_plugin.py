@@ -2,8 +2,9 @@
 
 Each line holds the test id, its outcome (passed, failed, error, skipped, out_of_scope) and, when it did not
 pass, the exception class and the first line of its message (or the skip reason). A test that raised the
-shim's OutOfScope, reached for a private attribute (`obj._name`: TF internals), or was skipped with an
-"out of scope: " reason, counts as out_of_scope.
+shim's OutOfScope, reached for a private attribute (`obj._name`: TF internals) or for an internal module by
+its dotted path (`mock.patch("tensorflow.python...")`), or was skipped with an "out of scope: " reason, counts
+as out_of_scope.
 """
 
 from __future__ import annotations
@@ -25,6 +26,17 @@ def _chain(error):
     return seen
 
 
+def _internal_module(error):
+    """The internal module (tensorflow.python.X) an error says was missing when a test reached it by its dotted
+    path, not through an import the harness rewrites (unittest.mock.patch("tensorflow.python....") does); or None."""
+    if isinstance(error, ModuleNotFoundError) and (error.name or "").startswith("tensorflow.python"):
+        return error.name
+    found = re.search(r"module '(?:placeflow|tensorflow)(\.python(?:\.\w+)*)' has no attribute '(\w+)'", str(error))
+    if isinstance(error, AttributeError) and found:
+        return f"tensorflow{found.group(1)}.{found.group(2)}"
+    return None
+
+
 def _describe(excinfo):
     """(outcome, exception class name, message) for an exception a test raised."""
     chain = _chain(excinfo.value)
@@ -34,6 +46,10 @@ def _describe(excinfo):
     for error in chain:
         if type(error).__name__ == "MissingPublicName":
             return "failed", "MissingPublicName", str(error)
+    for error in chain:
+        internal = _internal_module(error)
+        if internal:
+            return "out_of_scope", "OutOfScope", f"a TensorFlow internal module reached by its path ({internal})"
     error = chain[0]
     private = re.search(r"has no attribute '(_[A-Za-z]\w*)'", str(error)) if isinstance(error, AttributeError) else None
     if private:

@@ -494,12 +494,9 @@ def _squeeze_axes(x, axis, rank: int):
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002 - TensorFlow's names
     """(values, indices) of the k largest entries along the last axis (TopKV2)."""
     from collections import namedtuple
-    if not sorted:
-        raise NotImplementedError("top_k(sorted=False) is not implemented in placeflow; the values come sorted.")
-    if dtypes.as_dtype(index_type) != dtypes.int32:
-        raise NotImplementedError("top_k(index_type=...) other than int32 is not implemented in placeflow.")
     x = convert_to_tensor(input)
-    values, indices = execute("TopKV2", (x,), x.dtype, {"k": int(k), "sorted": True}, name=name)
+    attrs = {"k": int(k), "sorted": bool(sorted), "index_type": dtypes.as_dtype(index_type)}
+    values, indices = execute("TopKV2", (x,), x.dtype, attrs, name=name)
     return namedtuple("TopKV2", ["values", "indices"])(values, indices)
 
 

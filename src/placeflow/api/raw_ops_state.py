@@ -272,6 +272,9 @@ def _unique_along(op: str, x, axis, out_idx):
     moved = array_ops.transpose(x, perm)
     rows = array_ops.reshape(moved, [array_ops.shape(moved)[0], -1])
     same = math_ops.reduce_all(math_ops.equal(array_ops.expand_dims(rows, 1), array_ops.expand_dims(rows, 0)), 2)
+    index = array_ops.range(array_ops.shape(rows, out_type=dtypes.int64)[0], dtype=dtypes.int64)
+    itself = math_ops.equal(array_ops.expand_dims(index, 1), array_ops.expand_dims(index, 0))
+    same = math_ops.logical_or(same, itself)  # a slice holding NaN equals only itself (TF hashes slices)
     first = math_ops.argmax(math_ops.cast(same, dtypes.int32), 1, output_type=dtypes.int64)
     count_all = array_ops.shape(first, out_type=dtypes.int64)[0]
     is_first = math_ops.equal(first, array_ops.range(count_all, dtype=dtypes.int64))

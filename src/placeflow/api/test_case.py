@@ -78,12 +78,14 @@ class TestCase(unittest.TestCase):
 
     @contextlib.contextmanager
     def session(self, graph=None, config=None, use_gpu=True, force_gpu=False):
-        """Eagerly nothing to open (yields None); inside a graph, a Session of it."""
+        """Eagerly nothing to open (yields None, and `graph` is not entered: ops stay eager, as in TensorFlow);
+        inside a graph, a Session of `graph` or of the graph being built."""
         from ..framework import graph_mode
-        active = graph if graph is not None else graph_mode.active()
+        active = graph_mode.active()
         if active is None:
             yield None
             return
+        active = graph if graph is not None else active
         from ..graph.session import Session
         with Session(graph=active, config=config) as session:
             self._session = session
@@ -284,38 +286,53 @@ def main(argv=None):
     return unittest.main(argv=argv)
 
 
+def _real_view(values, complex_parts: bool) -> np.ndarray:
+    """A flat real array: a complex value's (real, imaginary) pairs side by side, as TF's checker lays them out."""
+    values = np.asarray(values).reshape(-1)
+    if complex_parts:
+        return np.stack([values.real, values.imag], axis=-1).reshape(-1)
+    return values.real if np.iscomplexobj(values) else values
+
+
 def compute_gradient(f, x, delta=None):
     """(theoretical Jacobians, numerical Jacobians) of f at x (a list of values), each as a tuple of
-    [size of y, size of x_i] arrays: the tape's, and central differences with step `delta` (1/1024)."""
+    [size of y, size of x_i] arrays: the tape's, and central differences with step `delta` (1/1024). As in TF,
+    a complex value counts as two real ones (its real and imaginary parts, side by side) and the Jacobians are
+    real: the derivatives of y's real parts by x's."""
     from ..eager.convert import convert_to_tensor
     from ..eager.tape import GradientTape
-    from . import array_ops
     xs = [convert_to_tensor(v) for v in (x if isinstance(x, (list, tuple)) else [x])]
     step = 1.0 / 1024 if delta is None else float(delta)
     y = convert_to_tensor(f(*xs))
+    y_complex = y.dtype.is_complex
     y_size = int(np.prod([int(d) for d in y.shape]))
     theoretical, numerical = [], []
     for index, source in enumerate(xs):
+        x_complex = source.dtype.is_complex
+        real_dtype = source.dtype.real_dtype.numpy_dtype
         size = int(np.prod([int(d) for d in source.shape]))
-        jacobian = np.zeros((y_size, size), dtype=source.dtype.numpy_dtype)
-        for row in range(y_size):
+        jacobian = np.zeros((y_size * (2 if y_complex else 1), size * (2 if x_complex else 1)), real_dtype)
+        for row in range(jacobian.shape[0]):
+            upstream = np.zeros(y_size, y.dtype.numpy_dtype)
+            upstream[row // 2 if y_complex else row] = 1j if y_complex and row % 2 else 1
             with GradientTape() as tape:
                 tape.watch(source)
-                out = array_ops.reshape(convert_to_tensor(f(*xs)), [-1])[row]
-            grad = tape.gradient(out, source)
+                out = convert_to_tensor(f(*xs))
+            grad = tape.gradient(out, source, output_gradients=convert_to_tensor(upstream.reshape(y.shape)))
             if grad is not None:
-                jacobian[row] = np.asarray(grad.numpy()).reshape(-1)
+                jacobian[row] = _real_view(grad.numpy(), x_complex)
         theoretical.append(jacobian)
-        numeric = np.zeros((y_size, size), dtype=source.dtype.numpy_dtype)
-        base = np.asarray(source.numpy()).astype(source.dtype.numpy_dtype)
-        for column in range(size):
+        numeric = np.zeros_like(jacobian)
+        base = np.asarray(source.numpy()).astype(source.dtype.numpy_dtype).reshape(-1)
+        for column in range(numeric.shape[1]):
+            unit = 1j if x_complex and column % 2 else 1
             shifted = []
             for sign in (1, -1):
-                moved = base.copy().reshape(-1)
-                moved[column] += sign * step
+                moved = base.copy()
+                moved[column // 2 if x_complex else column] += sign * step * unit
                 args = list(xs)
-                args[index] = convert_to_tensor(moved.reshape(base.shape))
-                shifted.append(np.asarray(convert_to_tensor(f(*args)).numpy(), dtype=np.float64).reshape(-1))
+                args[index] = convert_to_tensor(moved.reshape(tuple(int(d) for d in source.shape)))
+                shifted.append(_real_view(convert_to_tensor(f(*args)).numpy(), y_complex).astype(np.float64))
             numeric[:, column] = (shifted[0] - shifted[1]) / (2 * step)
         numerical.append(numeric)
     return tuple(theoretical), tuple(numerical)

@@ -218,7 +218,14 @@ def _pad_backward(xp, grad, paddings=(), mode="CONSTANT"):
 @define("BroadcastTo", ANY, shape=lambda shapes, attrs: tuple(attrs["shape"]),
         grad=lambda e, g: [reduce_to(g, shape_of(e.inputs[0]))])
 def _broadcast_to(xp, a, shape=()):
-    return xp.array(xp.broadcast_to(a, tuple(shape)))
+    shape = tuple(shape)
+    if a.ndim > len(shape):
+        raise InvalidArgumentError(None, None, f"Rank of input ({a.ndim}) must be no greater than rank of output "
+                                               f"shape ({len(shape)}).")
+    if any(dim not in (1, out) for dim, out in zip(a.shape[::-1], shape[::-1])):
+        raise InvalidArgumentError(None, None, f"Unable to broadcast tensor of shape [{','.join(map(str, a.shape))}] "
+                                               f"to tensor of shape [{','.join(map(str, shape))}]")
+    return xp.array(xp.broadcast_to(a, shape))
 
 
 def _slice_sizes(shape, begin, size):

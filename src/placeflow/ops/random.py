@@ -2,6 +2,8 @@
 ops give TensorFlow's own Philox values (philox.py; stateful ones from their op's stream), categorical and
 shuffle draw from a seeded NumPy generator."""
 
+import math
+
 import numpy as np
 
 from ..framework import dtypes as d
@@ -36,9 +38,9 @@ def _normal(xp, shape, mean, stddev, dtype, generator):
         presize=presize_from_attrs)
 def _uniform_int(xp, shape, minval, maxval, dtype, generator):
     """TF's integers in [minval, maxval) from the op's Philox stream."""
-    if maxval <= minval:
+    if maxval <= minval and math.prod(shape):  # an empty draw needs no range (TF checks only then)
         from ..framework.errors import InvalidArgumentError
-        raise InvalidArgumentError(None, None, f"Need minval < maxval: {minval} >= {maxval}")
+        raise InvalidArgumentError(None, None, f"Need minval < maxval, got {minval} >= {maxval}")
     return xp.asarray(_stream_draw(generator, shape, dtype, lambda k, c, n, t: philox.uniform_int(
         k, c, n, int(minval), int(maxval), t)))
 
@@ -126,9 +128,9 @@ def _stateless_truncated_normal(xp, seed, shape, mean, stddev, dtype, from_state
         presize=presize_from_attrs)
 def _stateless_uniform_int(xp, seed, shape, minval, maxval, dtype, from_state=False):
     """TF's integers in [minval, maxval) for the seed."""
-    if maxval <= minval:
+    if maxval <= minval and math.prod(shape):  # an empty draw needs no range (TF checks only then)
         from ..framework.errors import InvalidArgumentError
-        raise InvalidArgumentError(None, None, f"Need minval < maxval: {minval} >= {maxval}")
+        raise InvalidArgumentError(None, None, f"Need minval < maxval, got {minval} >= {maxval}")
     return xp.asarray(_philox_draw(seed, shape, dtype, lambda k, c, n, t: philox.uniform_int(k, c, n, int(minval),
                                                                                            int(maxval), t),
                                    from_state))

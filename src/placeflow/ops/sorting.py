@@ -5,7 +5,7 @@ import numpy as np
 from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, shape_of, where, zeros_like
-from .registry import ALL as ALL_TYPES, ANY, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define, no_gradient_yet
+from .registry import ANY, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS, define, no_gradient_yet
 
 
 def _top_k_shape(shapes, attrs):
@@ -16,8 +16,20 @@ def _top_k_shape(shapes, attrs):
     return [out, out]
 
 
+_TOP_K_INDEX_TYPES = (d.int16, d.int32, d.int64)
+
+
+def _top_k_index_type(index_type):
+    """TopKV2's index_type attribute as a DType: int16, int32 or int64, as TF's op allows."""
+    index_type = d.as_dtype(index_type)
+    if index_type not in _TOP_K_INDEX_TYPES:
+        raise InvalidArgumentError(None, None, f"Value for attr 'index_type' of {index_type.name} is not in the list "
+                                               f"of allowed values: int16, int32, int64")
+    return index_type
+
+
 def _top_k_dtype(dtype, attrs):
-    return [dtype, d.int32]  # values, indices
+    return [dtype, _top_k_index_type(attrs.get("index_type", d.int32))]  # values, indices
 
 
 def _top_k_grad(e, g_values, g_indices=None):
@@ -27,14 +39,17 @@ def _top_k_grad(e, g_values, g_indices=None):
 
 
 @define("TopKV2", REAL_NUMBERS, shape=_top_k_shape, grad=_top_k_grad, dtype=_top_k_dtype)
-def _top_k(xp, a, k=1, sorted=True):  # noqa: A002 - TensorFlow's attribute name
-    """The k largest values along the last axis (ties: lower index first) and their int32 indices."""
+def _top_k(xp, a, k=1, sorted=True, index_type=d.int32):  # noqa: A002 - TensorFlow's attribute name
+    """The k largest values along the last axis (ties: lower index first) and their indices (index_type). With
+    sorted=False TF leaves the order unspecified; these come sorted, which is one such order."""
+    if k < 0:
+        raise InvalidArgumentError(None, None, f"Need k >= 0, got {k}")
     if a.ndim < 1:
-        raise InvalidArgumentError(None, None, f"input must be at least 1-D, got shape {list(a.shape)}")
-    if k < 0 or k > a.shape[-1]:
+        raise InvalidArgumentError(None, None, f"input must be >= 1-D, got shape [{','.join(map(str, a.shape))}]")
+    if k > a.shape[-1]:
         raise InvalidArgumentError(None, None, f"input must have at least k columns. Had {a.shape[-1]}, needed {k}")
     order = xp.argsort(_descending_key(xp, a), axis=-1, kind="stable")[..., :k]
-    return xp.take_along_axis(a, order, axis=-1), order.astype(np.int32)
+    return xp.take_along_axis(a, order, axis=-1), order.astype(_top_k_index_type(index_type).numpy_dtype)
 
 
 def _descending_key(xp, a):
@@ -169,7 +184,9 @@ def _unique(xp, a, out_idx=d.int32):
     if a.ndim != 1:
         raise InvalidArgumentError(None, None, f"unique expects a 1D vector. [Op:Unique] (got shape {list(a.shape)})")
     host = a.get() if hasattr(a, "get") else a
-    _, first, inverse = np.unique(host, return_index=True, return_inverse=True)
+    # NaN != NaN: each NaN is a value of its own, as in TF's hash map (NumPy's default merges them)
+    kwargs = {"equal_nan": False} if host.dtype.kind in "fc" else {}
+    _, first, inverse = np.unique(host, return_index=True, return_inverse=True, **kwargs)
     order = np.argsort(first, kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))

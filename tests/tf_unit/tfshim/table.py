@@ -45,7 +45,8 @@ EMPTY = {"ops.nn_grad", "ops.tensor_array_grad"}  # imported only to register gr
 
 _TEST = {"TestCase": "tf.test.TestCase", "main": "tf.test.main", "is_gpu_available": "tf.test.is_gpu_available",
          "is_built_with_cuda": "tf.test.is_built_with_cuda", "gpu_device_name": "tf.test.gpu_device_name",
-         "get_temp_dir": "adapters.get_temp_dir", "compute_gradient": "tf.test.compute_gradient"}
+         "get_temp_dir": "adapters.get_temp_dir", "compute_gradient": "tf.test.compute_gradient",
+         "Benchmark": "tf.test.Benchmark"}
 
 ALIASES = {
     # framework
@@ -80,8 +81,14 @@ ALIASES = {
     "eager.test": ([], _TEST),
     "platform.test": ([], _TEST),
     "platform.googletest": ([], _TEST),
+    "platform.benchmark": ([], {"benchmark_config": Out("TF's benchmark tooling")}),
+    "client.session": ([], {"Session": "tf.compat.v1.Session"}),
     # ops
-    "ops.array_ops": (["tf", "tf.compat.v1"], {"diag": "tf.linalg.tensor_diag"}),
+    "ops.array_ops": (["tf", "tf.compat.v1"], {
+        "diag": "tf.linalg.tensor_diag", "where": "tf.compat.v1.where", "where_v2": "tf.where",
+        "matrix_band_part": "tf.linalg.band_part", "matrix_transpose": "tf.linalg.matrix_transpose",
+        "matrix_set_diag": "tf.linalg.set_diag", "matrix_diag_part": "tf.linalg.diag_part",
+        "matrix_diag": "tf.linalg.diag"}),
     "ops.math_ops": (["tf.math", "tf", "tf.compat.v1.math", "tf.compat.v1"], {
         "add_v2": "tf.math.add", "_mul_dispatch": "tf.math.multiply", "floor_div": "tf.math.floordiv",
         "floormod": "tf.math.floormod", "div": "tf.compat.v1.div", "range": "tf.range",
@@ -102,7 +109,8 @@ ALIASES = {
         "stateless_random_poisson": "tf.random.stateless_poisson",
         "stateless_random_binomial": "tf.random.stateless_binomial",
         "split": "tf.random.experimental.stateless_split", "fold_in": "tf.random.experimental.stateless_fold_in"}),
-    "ops.linalg_ops": (["tf.linalg", "tf"], {}),
+    "ops.linalg_ops": (["tf.linalg", "tf"], {"matrix_inverse": "tf.linalg.inv",
+                                             "matrix_triangular_solve": "tf.linalg.triangular_solve"}),
     "ops.linalg.linalg": (["tf.linalg"], {"transpose": "tf.linalg.matrix_transpose"}),
     "ops.variables": (["tf", "tf.compat.v1"], {"Variable": "tf.Variable"}),
     "ops.resource_variable_ops": ([], {"ResourceVariable": "tf.Variable",
@@ -111,6 +119,9 @@ ALIASES = {
     "ops.init_ops": (["tf.compat.v1"], {}),
     "ops.map_fn": ([], {"map_fn": "tf.map_fn"}),
     "ops.gradients": ([], {"gradients": "tf.gradients"}),
+    "ops.gradient_checker_v2": ([], {"compute_gradient": "tf.test.compute_gradient",
+                                     "max_error": "adapters.max_error"}),
+    "ops.gradient_checker": ([], {"compute_gradient": "tf.compat.v1.test.compute_gradient"}),
     "ops.gradients_impl": ([], {"gradients": "tf.gradients"}),
     "ops.control_flow_ops": (["tf", "tf.compat.v1"], {"Assert": "tf.debugging.Assert", "cond": "tf.cond",
                                                       "while_loop": "tf.while_loop"}),

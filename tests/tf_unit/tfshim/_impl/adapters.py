@@ -26,3 +26,13 @@ def unknown_shape(rank=None):
 def get_temp_dir() -> str:
     """platform.test.get_temp_dir: a fresh temporary directory."""
     return tempfile.mkdtemp(prefix="tf_unit_")
+
+
+def max_error(grad1, grad2):
+    """gradient_checker_v2.max_error: the largest absolute difference between two lists of Jacobians."""
+    import numpy as np
+    error = 0.0
+    for first, second in zip(grad1, grad2):
+        if np.size(first) or np.size(second):
+            error = max(error, float(np.max(np.abs(np.asarray(first) - np.asarray(second)))))
+    return error

@@ -34,3 +34,9 @@ def device(name):
 
 
 context = OutOfScopeName("eager.context.context", "TF's internal eager Context object")
+
+
+def set_global_seed(seed):
+    """The global random seed: tf.random.set_seed(seed)."""
+    import tensorflow as tf
+    tf.random.set_seed(seed)

@@ -106,6 +106,37 @@ def device(use_gpu):
         yield
 
 
+@contextlib.contextmanager
+def use_gpu():
+    """Place ops on the first GPU when one exists (test_util.use_gpu)."""
+    with device(True):
+        yield
+
+
+@contextlib.contextmanager
+def force_cpu():
+    """Place ops on the CPU (test_util.force_cpu)."""
+    with device(False):
+        yield
+
+
+def is_gpu_available(cuda_only=False, min_cuda_compute_capability=None) -> bool:
+    """Whether a GPU is visible: tf.config.list_logical_devices("GPU") (the public form of tf.test.is_gpu_available)."""
+    import tensorflow as tf
+    return bool(tf.config.list_logical_devices("GPU"))
+
+
+def matmul_without_tf32(a, b, *args, **kwargs):
+    """tf.linalg.matmul computed in double precision for float32/complex64 inputs (TF32 off), cast back."""
+    import tensorflow as tf
+    a, b = tf.convert_to_tensor(a), tf.convert_to_tensor(b)
+    wider = {tf.float32: tf.float64, tf.complex64: tf.complex128}.get(a.dtype)
+    if wider is None:
+        return tf.linalg.matmul(a, b, *args, **kwargs)
+    product = tf.linalg.matmul(tf.cast(a, wider), tf.cast(b, wider), *args, **kwargs)
+    return tf.cast(product, a.dtype)
+
+
 def __getattr__(name):
     if name == "TensorFlowTestCase":
         import tensorflow as tf
