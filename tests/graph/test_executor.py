@@ -114,6 +114,45 @@ def test_independent_elementwise_branches_on_one_cpu_still_run_in_parallel(make_
     np.testing.assert_allclose(value, np.exp(1.0) * 2 + 2.0, rtol=1e-6)
 
 
+def _plan_of_session_step(build):
+    with tf.compat.v1.Graph().as_default():
+        fetch = build()
+        sess = tf.compat.v1.Session(config=tf.compat.v1.ConfigProto(inter_op_parallelism_threads=2))
+        value = sess.run(fetch)
+        return next(iter(sess._plans.values())), value
+
+
+def test_a_matmul_bound_step_on_the_cpu_runs_inline_though_its_elementwise_branches_could_overlap(make_context):
+    from placeflow.graph import intra_op
+    if not intra_op.blas_spreads_kernels():
+        pytest.skip("BLAS runs on one thread here")
+    make_context()
+    data = np.ones((1024, 1024), np.float32)
+
+    def build():
+        x = tf.constant(data)
+        return tf.matmul(x, x) + (tf.exp(x) * 2.0) + (tf.sqrt(x) + 1.0)
+    plan, value = _plan_of_session_step(build)
+    assert not plan.parallel and plan.width == 1
+    np.testing.assert_allclose(value, 1024.0 + np.exp(1.0) * 2 + 2.0, rtol=1e-5)
+
+
+def test_a_step_whose_elementwise_work_outweighs_its_matmuls_keeps_its_parallel_branches(make_context):
+    from placeflow.graph import intra_op
+    if not intra_op.blas_spreads_kernels():
+        pytest.skip("BLAS runs on one thread here")
+    make_context()
+    small, large = np.ones((8, 8), np.float32), np.ones((512, 512), np.float32)
+
+    def build():
+        x = tf.constant(large)
+        y = tf.constant(small)
+        return tf.reduce_sum(tf.matmul(y, y)) + tf.reduce_sum(tf.exp(x) * 2.0 + tf.sqrt(x) * 3.0)
+    plan, value = _plan_of_session_step(build)
+    assert plan.parallel and not plan.per_device and plan.width == 2
+    np.testing.assert_allclose(value, 8.0 * 64 + 512 * 512 * (np.exp(1.0) * 2 + 3.0), rtol=1e-5)
+
+
 def test_logical_cpus_each_run_their_branch(make_context):
     make_context()
     with tf.compat.v1.Graph().as_default():

@@ -20,7 +20,9 @@ from ..config import context as context_module
 from ..framework import errors
 from ..ops.collective import COLLECTIVE_OPS
 from ..ops.registry import BY_SIZE, HEAVY, find_kernel, op_def
+from ..perf import models as perf_models, op_costs
 from ..placement import report
+from ..placement.cost_model import numpy_dtype, static_shape
 from ..runtime import registry
 from ..runtime.transfer import copy_array
 from . import constant_folding, intra_op, liveness, remote_segments
@@ -385,17 +387,46 @@ def _parallel_only_across_devices(plan) -> bool:
 
 
 def _useful_width(plan) -> int:
-    """How many expensive nodes can usefully run at once. On one device that computes on this host while BLAS
+    """How many expensive nodes can usefully run at once. On this host's CPU alone, while BLAS
     spreads each matmul over several cores, matmuls gain nothing from running beside each other (they would
     share the same cores, each with fewer BLAS threads, also through the stretches where only one runs): there
-    only the other expensive nodes count."""
+    only the other expensive nodes count, and a plan whose matmuls take at least as long as the rest runs
+    inline (where it also forwards dying buffers: a training step's large gradients reuse warm memory)."""
     width = _parallel_width(plan)
     if width < 2 or not intra_op.blas_spreads_kernels():
         return width
     devices = {n.device for n in plan.nodes if n.kind == "kernel"}
-    if len(devices) != 1 or not all(d.host_backed and not d.estimating for d in devices):
+    if len(devices) != 1 or not _computes_with_host_blas(next(iter(devices))):
         return width
+    if _matmul_bound(plan):
+        return 1
     return _parallel_width(plan, skip=intra_op.BLAS_SPREAD_OPS)
+
+
+def _computes_with_host_blas(device) -> bool:
+    """Whether the device is this host's CPU (also while estimating). A simulated GPU computes with NumPy too,
+    but stands for a GPU: its plans run as a GPU's would, so that its memory is what the GPU's would be."""
+    return device.device_type == "CPU" and device.host_backed
+
+
+def _matmul_bound(plan) -> bool:
+    """Whether the plan's matmuls take at least as long as its other expensive kernels, as the host CPU's
+    performance model puts them (FLOPs and bytes over its rates)."""
+    model, spent = perf_models.preset("CPU"), {True: 0.0, False: 0.0}
+    for node in plan.nodes:
+        if node.expensive and node.op is not None:
+            spent[node.type in intra_op.BLAS_SPREAD_OPS] += _modelled_seconds(node.op, model)
+    return spent[True] > 0 and spent[True] >= spent[False]
+
+
+def _modelled_seconds(op, model) -> float:
+    inputs = [(static_shape(t), numpy_dtype(t.dtype)) for t in op.inputs]
+    outputs = [(static_shape(t), numpy_dtype(t.dtype)) for t in op.outputs]
+    attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
+    try:
+        return op_costs.op_time(model, op_costs.op_cost(op.type, inputs, outputs, attrs), numpy_dtype(op.dtype))
+    except (TypeError, ValueError):   # an op whose attributes the cost rules cannot read: no estimate
+        return 0.0
 
 
 def _parallel_width(plan, device_name=None, ancestors=None, skip=frozenset()) -> int:
