@@ -384,8 +384,19 @@ def tile(input, multiples, name=None):  # noqa: A002
     return execute("Tile", (x,), x.dtype, {"multiples": _ints(multiples)}, name=name)
 
 
+def _has_ragged(values) -> bool:
+    """Whether the list `values` holds a RaggedTensor (TF dispatches tf.concat and tf.stack of those to tf.ragged)."""
+    if not isinstance(values, (list, tuple)):
+        return False
+    from .ragged import RaggedTensor
+    return any(isinstance(v, RaggedTensor) for v in values)
+
+
 def concat(values, axis, name="concat"):
-    """Tensors joined along an existing dimension (ConcatV2)."""
+    """Tensors joined along an existing dimension (ConcatV2); RaggedTensors among them: tf.ragged's concat."""
+    if _has_ragged(values):
+        from .ragged_more import concat as ragged_concat
+        return ragged_concat(values, axis, name=name)
     axis = axis_arg(axis)
     inputs, dtype = operands("ConcatV2", list(values))
     check_axes(axis, getattr(inputs[0], "ndim", None) if inputs else None, "ConcatV2",
@@ -394,7 +405,10 @@ def concat(values, axis, name="concat"):
 
 
 def stack(values, axis=0, name="stack"):
-    """Tensors joined along a new dimension (Pack)."""
+    """Tensors joined along a new dimension (Pack); RaggedTensors among them: tf.ragged.stack."""
+    if _has_ragged(values):
+        from .ragged_more import stack as ragged_stack
+        return ragged_stack(values, axis, name=name)
     if isinstance(values, (list, tuple)) and not values:  # TF: the empty list converted, a float32 [0]
         return convert_to_tensor(np.zeros(0, np.float32))
     inputs, dtype = operands("Pack", list(values))

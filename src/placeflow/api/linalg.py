@@ -304,8 +304,8 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
                                   "placeflow: only the main diagonal (k=0).")
     x = convert_to_tensor(input)
     values = convert_to_tensor(diagonal, dtype=x.dtype)
-    mask = math_ops.cast(diag(array_ops.ones_like(values)), x.dtype)
-    return math_ops.add(x * (1 - mask), diag(values) * mask, name=None if name == "set_diag" else name)
+    mask = math_ops.cast(diag(array_ops.ones_like(values)), dtypes.bool)
+    return math_ops.where(mask, diag(values), x, name=None if name == "set_diag" else name)
 
 
 def tensor_diag(diagonal, name=None):

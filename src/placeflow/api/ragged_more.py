@@ -70,13 +70,16 @@ def boolean_mask(data, mask, name=None):
 
 
 def stack(values, axis=0, name=None):
-    """Tensors and RaggedTensors of one rank stacked along a new axis 0: row i of the result holds input i's
-    rows (rank-1 tensors become the rows of a ragged_rank-1 result)."""
-    if int(axis) != 0:
-        _refuse(f"tf.ragged.stack(axis={axis})")
+    """Tensors and RaggedTensors of one rank stacked along a new axis: axis 0, row i of the result holds input
+    i's rows (rank-1 tensors become the rows of a ragged_rank-1 result); axis 1, row i holds row i of each."""
     values = list(values)
     if not values:
         raise ValueError("rt_inputs may not be empty.")
+    if int(axis) != 0:
+        inputs = _matched_inputs(values) if any(isinstance(v, RaggedTensor) for v in values) else None
+        if inputs and int(axis) in (1, -inputs[0].shape.rank) and all(rt.ragged_rank == 1 for rt in inputs):
+            return _stack_within_rows(inputs)
+        _refuse(f"tf.ragged.stack(axis={axis}) (axis 0, and axis 1 of ragged_rank-1 inputs, are implemented)")
     if not any(isinstance(v, RaggedTensor) for v in values):
         tensors = [convert_to_tensor(v) for v in values]
         if all(len(t.shape) == 1 for t in tensors):  # vectors: the rows of the result (TF: int32 row splits)
@@ -90,6 +93,60 @@ def stack(values, axis=0, name=None):
     splits = convert_to_tensor(np.concatenate([[0], np.cumsum(lengths)]).astype(
         inputs[0].row_splits.dtype.numpy_dtype))
     return RaggedTensor(rows, splits, internal=True)
+
+
+def concat(values, axis, name=None):
+    """Tensors and RaggedTensors of one rank joined along `axis` (what tf.concat does when one is ragged): axis 0
+    puts the rows of each input after the other's; axis 1 joins row i of every input (ragged_rank-1 inputs)."""
+    values = list(values)
+    if not values:
+        raise ValueError("rt_inputs may not be empty.")
+    inputs = _matched_inputs(values)
+    rank = inputs[0].shape.rank
+    axis = int(axis) + rank if int(axis) < 0 else int(axis)
+    if not 0 <= axis < rank:
+        raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
+    if len(inputs) == 1:
+        return inputs[0]
+    if axis == 0:
+        return concat_rows(inputs)
+    if axis == 1 and all(rt.ragged_rank == 1 for rt in inputs):
+        return _concat_within_rows(inputs)
+    _refuse(f"tf.concat of RaggedTensors along axis {axis} (ragged_rank {max(rt.ragged_rank for rt in inputs)}; "
+            f"axis 0, and axis 1 of ragged_rank-1 inputs, are implemented)")
+
+
+def _interleaved(inputs):
+    """(values, lengths): row i of each input, one after another, for i in order (inputs of ragged_rank 1 and
+    equal row counts); lengths[i, k] is the length of row i of input k."""
+    from .array_ops import concat as dense_concat
+    from .indexing import gather
+    counts = {_nrows(rt) for rt in inputs}
+    if len(counts) != 1:
+        raise errors.InvalidArgumentError(None, None, f"Input tensors have incompatible shapes: row counts "
+                                                      f"{[_nrows(rt) for rt in inputs]}")
+    splits = [np.asarray(rt.row_splits.numpy()) for rt in inputs]
+    starts = np.cumsum([0] + [int(s[-1]) for s in splits[:-1]])
+    rows = counts.pop()
+    order = [np.arange(s[i], s[i + 1]) + start for i in builtins.range(rows) for s, start in zip(splits, starts)]
+    index = np.concatenate(order).astype(np.int64) if order else np.zeros(0, np.int64)
+    values = gather(dense_concat([rt.values for rt in inputs], 0), convert_to_tensor(index))
+    lengths = np.stack([np.diff(s) for s in splits], axis=1).astype(splits[0].dtype).reshape(rows, len(inputs))
+    return values, lengths
+
+
+def _concat_within_rows(inputs):
+    """Row i of the result: row i of each input joined (tf.concat axis 1 of ragged_rank-1 inputs)."""
+    values, lengths = _interleaved(inputs)
+    return RaggedTensor.from_row_lengths(values, convert_to_tensor(lengths.sum(axis=1).astype(lengths.dtype)))
+
+
+def _stack_within_rows(inputs):
+    """Row i of the result: the rows i of the inputs as its sub-rows (tf.stack axis 1 of ragged_rank-1 inputs)."""
+    values, lengths = _interleaved(inputs)
+    inner = RaggedTensor.from_row_lengths(values, convert_to_tensor(lengths.reshape(-1)))
+    outer = np.arange(lengths.shape[0] + 1, dtype=lengths.dtype) * len(inputs)
+    return RaggedTensor.from_row_splits(inner, convert_to_tensor(outer))
 
 
 def _nrows(rt) -> int:

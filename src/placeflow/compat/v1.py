@@ -65,6 +65,10 @@ def initialize_all_variables():
 
 def __getattr__(name):
     import placeflow
+    from .v1_root import resolve
+    tf1_only = resolve(name)   # a TF1-only root name: placeflow's TF2 function of it, an adapter, or a refusal
+    if tf1_only is not None:
+        return tf1_only
     try:
         return getattr(placeflow, name)
     except AttributeError:

@@ -9,9 +9,10 @@ from ..framework import dtypes as d
 from ..framework.errors import InvalidArgumentError
 from .emit import emit, matmul, negative, shape_of, transpose
 from . import shape_rules as rules
-from .registry import COMPLEX, FLOATS, NUMBERS, define, no_gradient_yet
+from .registry import ALL, ANY, COMPLEX, FLOATS, define, no_gradient_yet
 
 INEXACT = (FLOATS | COMPLEX) - {d.bfloat16}   # TensorFlow's linear algebra ops: half, float, double, complex
+WIDE = INEXACT - {d.float16}   # the types TensorFlow 2.21 has kernels for in most of them (half: NotFoundError)
 
 
 def _swap_last(x):
@@ -35,6 +36,11 @@ def _adjoint_of(xp, a):
     return xp.conj(swapped) if a.dtype.kind == "c" else swapped
 
 
+def _widened(a):
+    """`a` in float32 when it is half (NumPy's LAPACK has no half routines; TF's half kernels compute wider)."""
+    return a.astype("float32") if a.dtype == np.float16 else a
+
+
 def _linalg_call(xp, fn, *args):
     try:
         return fn(*args)
@@ -54,10 +60,12 @@ def _inverse_grad(e, g):
     return [negative(matmul(_adjoint(out), matmul(g, _adjoint(out))))]
 
 
-@define("MatrixInverse", INEXACT, shape=rules.square_matrices, complex_convention=True, grad=_inverse_grad)
+@define("MatrixInverse", INEXACT, gpu=WIDE, shape=rules.square_matrices, complex_convention=True,
+        grad=_inverse_grad)
 def _inverse(xp, a, adjoint=False):
+    """Each matrix's inverse (half computed in float32 and rounded, which gives TF 2.21's half values)."""
     _square(a)
-    out = _linalg_call(xp, xp.linalg.inv, a)
+    out = _linalg_call(xp, xp.linalg.inv, _widened(a)).astype(a.dtype, copy=False)
     return _adjoint_of(xp, out) if adjoint else out
 
 
@@ -72,7 +80,7 @@ def _det_grad(e, g):
     return [_expand_last_two(g * det) * inverse_h]
 
 
-@define("MatrixDeterminant", INEXACT, shape=_det_shape, grad=_det_grad, complex_convention=True)
+@define("MatrixDeterminant", WIDE, allowed=INEXACT, shape=_det_shape, grad=_det_grad, complex_convention=True)
 def _determinant(xp, a):
     _square(a)
     return xp.linalg.det(a).astype(a.dtype, copy=False)
@@ -85,7 +93,7 @@ def _slogdet_grad(e, g_sign, g_log):
     return [_expand_last_two(g_log) * inverse_h]
 
 
-@define("LogMatrixDeterminant", INEXACT, shape=lambda shapes, attrs: [_det_shape(shapes, attrs)] * 2,
+@define("LogMatrixDeterminant", WIDE, allowed=INEXACT, shape=lambda shapes, attrs: [_det_shape(shapes, attrs)] * 2,
         grad=_slogdet_grad, complex_convention=True)
 def _slogdet(xp, a):
     _square(a)
@@ -102,7 +110,7 @@ def _solve_grad(e, g):
     return [grad_a, grad_b]
 
 
-@define("MatrixSolve", INEXACT, shape=lambda shapes, attrs: shapes[1], grad=_solve_grad, complex_convention=True)
+@define("MatrixSolve", WIDE, allowed=INEXACT, shape=lambda shapes, attrs: shapes[1], grad=_solve_grad, complex_convention=True)
 def _solve(xp, a, b, adjoint=False):
     _square(a, "Input matrix")
     if b.ndim < 2 or b.shape[-2] != a.shape[-1]:
@@ -132,7 +140,7 @@ def _cholesky_grad(e, g):
     return [0.5 * (out + _adjoint(out))]
 
 
-@define("Cholesky", INEXACT, shape=rules.square_matrices, grad=_cholesky_grad, complex_convention=True)
+@define("Cholesky", WIDE, allowed=INEXACT, shape=rules.square_matrices, grad=_cholesky_grad, complex_convention=True)
 def _cholesky(xp, a):
     """The lower Cholesky factor; a matrix that is not positive definite gives NaN in its lower triangle (what
     TensorFlow 2.21 returns, recorded), so the failure shows in the numbers rather than passing as a value."""
@@ -155,8 +163,8 @@ def _triangular_solve_grad(e, g):
     return [emit("MatrixBandPart", (grad_a,), g.dtype, {"lower": band[0], "upper": band[1]}), grad_b]
 
 
-@define("MatrixTriangularSolve", FLOATS | COMPLEX, shape=lambda shapes, attrs: shapes[1], grad=_triangular_solve_grad,
-        complex_convention=True)
+@define("MatrixTriangularSolve", WIDE, allowed=FLOATS | COMPLEX, shape=lambda shapes, attrs: shapes[1],
+        grad=_triangular_solve_grad, complex_convention=True)
 def _triangular_solve(xp, matrix, rhs, lower=True, adjoint=False):
     _square(matrix, "Input matrix")
     triangle = xp.tril(matrix) if lower else xp.triu(matrix)
@@ -203,7 +211,7 @@ def _solve_ls_shape(shapes, attrs):
     return tuple(matrix[:-2]) + (matrix[-1], rhs[-1])
 
 
-@define("MatrixSolveLs", INEXACT - {d.float16}, gpu=(), allowed=INEXACT, shape=_solve_ls_shape, grad=_solve_ls_grad)
+@define("MatrixSolveLs", WIDE, gpu=(), allowed=INEXACT, shape=_solve_ls_shape, grad=_solve_ls_grad)
 def _solve_ls(xp, matrix, rhs, l2_regularizer, fast=True):
     """X minimizing |matrix X - rhs|^2 + l2 |X|^2 (fast: normal equations; else the minimum-norm solution, the
     regularizer ignored as TF's kernel ignores it)."""
@@ -230,15 +238,16 @@ def _band(xp, a, lower, upper):
     return xp.where(keep, a, xp.zeros((), a.dtype))
 
 
-@define("MatrixBandPart", NUMBERS, shape=_matrix_shape,
+@define("MatrixBandPart", ALL, allowed=ANY, shape=_matrix_shape,
         grad=lambda e, g: [emit("MatrixBandPart", (g,), g.dtype, dict(e.attrs))])
 def _band_part(xp, a, lower=-1, upper=-1):
     return _band(xp, a, int(lower), int(upper))
 
 
 def _qr(xp, a, full_matrices=False):
-    """(q, r) of each matrix."""
-    q, r = xp.linalg.qr(a, mode="complete" if full_matrices else "reduced")
+    """(q, r) of each matrix (half computed in float32 and rounded: within half's precision of TF's values, which
+    its half kernel computes in half)."""
+    q, r = xp.linalg.qr(_widened(a), mode="complete" if full_matrices else "reduced")
     return q.astype(a.dtype), r.astype(a.dtype)
 
 
@@ -326,20 +335,20 @@ def _several(kernel, outputs: int):
     return rule
 
 
-define("Qr", INEXACT, shape=_several(_qr, 2), grad=no_gradient_yet("Qr"))(_qr)
-define("Svd", INEXACT, shape=_several(_svd, 3), grad=no_gradient_yet("Svd"))(_svd)
-define("SelfAdjointEigV2", INEXACT, shape=_several(_eigh, 2), grad=no_gradient_yet("SelfAdjointEigV2"))(_eigh)
+define("Qr", INEXACT, gpu=WIDE, shape=_several(_qr, 2), grad=no_gradient_yet("Qr"))(_qr)
+define("Svd", WIDE, allowed=INEXACT, shape=_several(_svd, 3), grad=no_gradient_yet("Svd"))(_svd)
+define("SelfAdjointEigV2", WIDE, allowed=INEXACT, shape=_several(_eigh, 2), grad=no_gradient_yet("SelfAdjointEigV2"))(_eigh)
 define("Einsum", FLOATS | COMPLEX, shape=rules.by_evaluation(_einsum), grad=_einsum_grad)(_einsum)
 
 
-@define("MatrixDiagPart", NUMBERS, shape=lambda shapes, attrs: None if shapes[0] is None else tuple(
+@define("MatrixDiagPart", ALL, shape=lambda shapes, attrs: None if shapes[0] is None else tuple(
         shapes[0][:-2]) + (None if None in shapes[0][-2:] else min(shapes[0][-2:]),),
         grad=lambda e, g: [emit("_MatrixDiagLike", (g, e.inputs[0]), g.dtype)])
 def _diag_part(xp, a):
     return xp.diagonal(a, axis1=-2, axis2=-1).copy()
 
 
-@define("_MatrixDiagLike", NUMBERS, shape=lambda shapes, attrs: shapes[1], shape_only_inputs=(1,),
+@define("_MatrixDiagLike", ALL, shape=lambda shapes, attrs: shapes[1], shape_only_inputs=(1,),
         grad=lambda e, g: [emit("MatrixDiagPart", (g,), g.dtype), None])
 def _diag_like(xp, diagonal, like):
     """A matrix shaped like `like` with `diagonal` on its main diagonal, zeros elsewhere (diag_part's gradient)."""
@@ -350,7 +359,7 @@ def _diag_like(xp, diagonal, like):
     return out
 
 
-@define("MatrixDiag", NUMBERS, shape=lambda shapes, attrs: None if shapes[0] is None else tuple(shapes[0]) + (
+@define("MatrixDiag", ALL, shape=lambda shapes, attrs: None if shapes[0] is None else tuple(shapes[0]) + (
         shapes[0][-1],), grad=lambda e, g: [emit("MatrixDiagPart", (g,), g.dtype)])
 def _diag(xp, diagonal):
     n = diagonal.shape[-1]
