@@ -25,11 +25,13 @@ from tests.tf_unit import outcomes, sources
 HERE = pathlib.Path(__file__).resolve().parent
 DEPS = ("scipy", "six", "pytest-timeout")
 _IMPORT = re.compile(r"^(\s*(?:from|import)\s+)tensorflow\.python\b", re.MULTILINE)
+_CORE = re.compile(r"^(\s*(?:from|import)\s+)tensorflow\.core\b", re.MULTILINE)
 
 
 def rewrite(text: str) -> str:
-    """The test file with its `tensorflow.python` imports pointed at the shim (`tfshim`)."""
-    return _IMPORT.sub(r"\1tfshim", text)
+    """The test file with its `tensorflow.python` imports pointed at the shim (`tfshim`), and its
+    `tensorflow.core` (protocol buffer) imports at `tfshim.core` (out of scope: see tfshim/table.py)."""
+    return _CORE.sub(r"\1tfshim.core", _IMPORT.sub(r"\1tfshim", text))
 
 
 def deps_dir() -> pathlib.Path | None:

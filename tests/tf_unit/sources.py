@@ -79,6 +79,25 @@ SOURCES = (
            "1d054e80cb5a63f3b1df886774e0f18675e8d674", 12065),
     Source("array", "tensorflow/python/kernel_tests/array_ops/broadcast_to_ops_test.py",
            "3a2c6ae8b910b9b325414c62dd6ea5a4604d3676", 8394),
+    # Added by issue 28's third pass (helper 27):
+    Source("data", "tensorflow/python/data/kernel_tests/shard_test.py",
+           "0304934138cbfabd338ec432a630a9c3c1191564", 11629),
+    Source("data", "tensorflow/python/data/kernel_tests/repeat_test.py",
+           "0304934138cbfabd338ec432a630a9c3c1191564", 13770),
+    Source("data", "tensorflow/python/data/kernel_tests/take_while_test.py",
+           "153ddf8eec0dfe2d96716b9d6a1468e7fd30f7c8", 5460),
+    Source("math", "tensorflow/python/kernel_tests/math_ops/cumulative_logsumexp_test.py",
+           "00c5cd05231f16ef17ccbbd2c53fe0c4875b83f1", 4890),
+    Source("math", "tensorflow/python/kernel_tests/math_ops/bucketize_op_test.py",
+           "0304934138cbfabd338ec432a630a9c3c1191564", 3028),
+    Source("math", "tensorflow/python/kernel_tests/math_ops/in_topk_op_test.py",
+           "367004ae82afd75e13abc4fd0df2548ca416cfd8", 3448),
+    Source("random", "tensorflow/python/kernel_tests/random/random_gamma_test.py",
+           "0304934138cbfabd338ec432a630a9c3c1191564", 10092),
+    Source("random", "tensorflow/python/kernel_tests/random/multinomial_op_test.py",
+           "3a2c6ae8b910b9b325414c62dd6ea5a4604d3676", 11369),
+    Source("linalg", "tensorflow/python/kernel_tests/linalg/determinant_op_test.py",
+           "16aa9a40a8ca82ebae5111d4ea1991f9d393bd70", 9849),
 )
 
 AREAS = tuple(dict.fromkeys(source.area for source in SOURCES))

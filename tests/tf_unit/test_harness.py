@@ -65,11 +65,20 @@ def test_every_source_names_a_known_area_once():
     assert len(names) == len(set(names)) and set(sources.AREAS) == {s.area for s in sources.SOURCES}
 
 
-def test_only_tensorflow_python_imports_are_rewritten():
+def test_only_tensorflow_python_and_core_imports_are_rewritten():
     text = ("from tensorflow.python.ops import math_ops\nimport tensorflow.python.ops.nn_grad  # x\n"
-            "  from tensorflow.python import pywrap_tfe\nx = 'tensorflow.python.ops'\nimport tensorflow as tf\n")
+            "  from tensorflow.python import pywrap_tfe\nx = 'tensorflow.python.ops'\nimport tensorflow as tf\n"
+            "from tensorflow.core.protobuf import config_pb2\nfrom tensorflow.compiler import y\n")
     assert run.rewrite(text) == ("from tfshim.ops import math_ops\nimport tfshim.ops.nn_grad  # x\n"
-                                 "  from tfshim import pywrap_tfe\nx = 'tensorflow.python.ops'\nimport tensorflow as tf\n")
+                                 "  from tfshim import pywrap_tfe\nx = 'tensorflow.python.ops'\n"
+                                 "import tensorflow as tf\nfrom tfshim.core.protobuf import config_pb2\nfrom tensorflow.compiler import y\n")
+
+
+def test_tensorflow_core_modules_are_out_of_scope(tfshim):
+    from tfshim import table
+    config_pb2 = table.build("core.protobuf.config_pb2")
+    with pytest.raises(tfshim.OutOfScope, match="protocol buffers"):
+        config_pb2.ConfigProto()
 
 
 def test_the_shim_resolves_internal_names_to_public_ones(tfshim):

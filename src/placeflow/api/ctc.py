@@ -165,3 +165,4 @@ compat_v1_nn = _CompatV1NN("placeflow.compat.v1.nn", _CompatV1NN.__doc__)
 compat_v1_nn.ctc_loss = ctc_loss_v1
 compat_v1_nn.ctc_beam_search_decoder = ctc_beam_search_decoder_v1
 compat_v1_nn.ctc_beam_search_decoder_v2 = ctc_beam_search_decoder
+compat_v1_nn.in_top_k = math_ops.in_top_k_v1  # TF1's argument order: predictions, targets, k

@@ -702,16 +702,32 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
 
 
 def in_top_k(targets, predictions, k, name=None):
-    """Whether each target's prediction is among the row's k largest (ties count as in; non-finite: False)."""
-    from .array_ops import range as arange, reshape, stack
+    """Whether each target's prediction is among its row's k largest (ties count as in); False where the target is
+    out of range [0, classes) or its prediction is not finite (TF's InTopKV2)."""
+    from .array_ops import range as arange, reshape, shape, stack
     from .indexing import gather_nd
     predictions = convert_to_tensor(predictions)
-    targets = cast(convert_to_tensor(targets), dtypes.int32)
-    rows = int(predictions.shape[0])
-    chosen = gather_nd(predictions, stack([arange(rows), targets], axis=1))
+    targets = convert_to_tensor(targets)
+    if targets.dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"in_top_k's targets must be int32 or int64; got {targets.dtype.name} ({targets!r}). Cast "
+                        "them to an integer type.")
+    if len(predictions.shape) != 2 or len(targets.shape) != 1:
+        raise errors.InvalidArgumentError(None, None, f"predictions must be 2-dimensional and targets 1-dimensional; "
+                                                      f"got shapes {predictions.shape} and {targets.shape}")
+    if None not in (predictions.shape[0], targets.shape[0]) and predictions.shape[0] != targets.shape[0]:
+        raise errors.InvalidArgumentError(None, None, f"First dimension of predictions {predictions.shape[0]} must "
+                                                      f"match length of targets {targets.shape[0]} [Op:InTopKV2]")
+    classes = shape(predictions, out_type=targets.dtype)[1]
+    valid = logical_and(greater_equal(targets, 0), less(targets, classes))
+    safe = cast(where(valid, targets, targets * 0), dtypes.int32)
+    chosen = gather_nd(predictions, stack([arange(shape(predictions)[0]), safe], axis=1))
     above = reduce_sum(cast(greater(predictions, reshape(chosen, [-1, 1])), dtypes.int32), axis=1)
-    return logical_and(less(above, int(k)), is_finite(chosen))
+    return logical_and(logical_and(valid, is_finite(chosen)), less(above, cast(k, dtypes.int32)), name=name)
 
+
+def in_top_k_v1(predictions, targets, k, name=None):
+    """TensorFlow 1's in_top_k (tf.compat.v1.nn.in_top_k, tf.compat.v1.math.in_top_k): predictions first."""
+    return in_top_k(targets, predictions, k, name=name)
 
 
 # -- rounding, logic, counting and series ----------------------------------------------------------------

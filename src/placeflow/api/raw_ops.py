@@ -94,6 +94,8 @@ def _bucketize(input, boundaries, name=None):  # noqa: A002 - TensorFlow's argum
     from ..eager.convert import convert_to_tensor
     from ..eager.execute import execute
     from ..framework import errors
+    if not isinstance(boundaries, (list, tuple)):
+        raise TypeError(f"Expected list for 'boundaries' argument to 'Bucketize' Op, not {boundaries!r}.")
     edges = [float(b) for b in boundaries]
     if edges != sorted(edges):
         raise errors.InvalidArgumentError(None, None, "Expected sorted boundaries")

@@ -155,8 +155,8 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
                 yield buffer.pop(int(rng.integers(len(buffer))))
         return Dataset(make, self._cardinality, self._spec)
 
-    def repeat(self, count=None) -> "Dataset":
-        """The dataset `count` times (forever when None or -1)."""
+    def repeat(self, count=None, name=None) -> "Dataset":
+        """The dataset `count` times (forever when None or negative); `name` names the op in TF's graph (none here)."""
         count = None if count is None else arguments.int64_arg(count)
         forever = count is None or count < 0
 

@@ -163,9 +163,14 @@ def Counter(start=0, step=1, dtype=None, name=None):  # noqa: N802 - TensorFlow'
 
 
 def at(dataset, index):
-    """The element at `index` (OutOfRangeError past the end, as TF's)."""
+    """The element at `index` (OutOfRangeError past the end, FailedPreconditionError for an infinite dataset, as
+    TF's)."""
     from ..framework import errors
     index = int(index)
+    if int(dataset._cardinality) == -1:  # INFINITE_CARDINALITY
+        raise errors.FailedPreconditionError(None, None, f"Dataset of type {type(dataset).__name__} has infinite "
+                                                         "cardinality, which does not support random access; "
+                                                         "take() a finite part of it first.")
     if index < 0:
         raise errors.OutOfRangeError(None, None, f"Index out of range [0, {int(dataset._cardinality)}):{index}")
     found = list(dataset.skip(index).take(1))

@@ -29,6 +29,19 @@ def _sampled_shape(shapes, attrs):
     return None if shapes[0] is None else tuple(attrs["shape"]) + tuple(shapes[0])
 
 
+def _checked_samples(shape, parameters: np.ndarray) -> int:
+    """The number of samples per parameter (the product of `shape`), after checking that the output's size,
+    `shape` followed by the parameters' shape, fits in int64 (TF's message when it does not)."""
+    size = 1
+    for dim in (*(int(n) for n in shape), *parameters.shape):
+        if dim and size > (2 ** 63 - 1) // dim:
+            raise InvalidArgumentError(None, None, f"Encountered overflow when multiplying {size} with {dim}, "
+                                                   f"result: -1; the output shape {list(shape)} + "
+                                                   f"{list(parameters.shape)} has more than 2**63 - 1 elements.")
+        size *= dim
+    return int(np.prod(shape, dtype=np.int64))
+
+
 # -- gamma --------------------------------------------------------------------------------------------------
 
 def _gamma_grad(e, g):
@@ -101,8 +114,8 @@ def gamma_samples(key, counter, alpha: np.ndarray, samples: int) -> np.ndarray:
 def _random_gamma(xp, alpha, shape, dtype, generator):
     """Gamma(alpha, 1) samples of shape `shape` + alpha's shape from the op's Philox stream (TensorFlow's values),
     at least the dtype's smallest normal number (as TF's wrapper clamps them); NaN for alpha < 0."""
-    samples = int(np.prod(shape, dtype=np.int64))
     concentration = _host(alpha).astype(np.float64)
+    samples = _checked_samples(shape, concentration)
     key, counter = generator.reserve(samples * concentration.size)
     drawn = gamma_samples(key, counter, concentration.reshape(-1), samples).astype(dtype.numpy_dtype)
     with np.errstate(invalid="ignore"):
@@ -180,8 +193,8 @@ def _ptrs(draws, rows, rate):
 def _random_poisson(xp, rate, shape, dtype, generator):
     """Poisson(rate) counts of shape `shape` + rate's shape in `dtype` from the op's Philox stream (TensorFlow's
     values); 0 where the rate is not positive."""
-    samples = int(np.prod(shape, dtype=np.int64))
     rates = _host(rate).astype(np.float64)
+    samples = _checked_samples(shape, rates)
     if np.any(np.isinf(rates)) or np.any(np.isnan(rates)):
         raise InvalidArgumentError(None, None, f"poisson rates must be finite, got {rates[~np.isfinite(rates)][0]}; "
                                                "pass finite rates.")

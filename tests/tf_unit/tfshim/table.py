@@ -39,6 +39,11 @@ OUT_OF_SCOPE = {
     "eager.tape": "the eager tape's internal recording API (tf.GradientTape is the public one)",
     "eager.lift_to_graph": "graph lifting internals",
     "framework.memory_checker": "TF's memory-leak test tooling",
+    "kernel_tests.random.util": "TF's moment-matching helpers for random ops (used by its TF1 graph-mode tests)",
+}
+
+OUT_OF_SCOPE_PACKAGES = {  # every module under these (run.py rewrites tensorflow.core.X to tfshim.core.X)
+    "core": "TensorFlow's protocol buffers (tensorflow.core: session configs, attribute values, ...)",
 }
 
 EMPTY = {"ops.nn_grad", "ops.tensor_array_grad"}  # imported only to register gradients
@@ -81,6 +86,7 @@ ALIASES = {
     "eager.test": ([], _TEST),
     "platform.test": ([], _TEST),
     "platform.googletest": ([], _TEST),
+    "platform.tf_logging": (["tf.compat.v1.logging"], {}),
     "platform.benchmark": ([], {"benchmark_config": Out("TF's benchmark tooling")}),
     "client.session": ([], {"Session": "tf.compat.v1.Session"}),
     # ops
@@ -93,7 +99,7 @@ ALIASES = {
         "add_v2": "tf.math.add", "_mul_dispatch": "tf.math.multiply", "floor_div": "tf.math.floordiv",
         "floormod": "tf.math.floormod", "div": "tf.compat.v1.div", "range": "tf.range",
         "matmul": "tf.linalg.matmul", "div_no_nan": "tf.math.divide_no_nan",
-        "approximate_equal": "raw:ApproximateEqual"}),
+        "approximate_equal": "raw:ApproximateEqual", "_bucketize": "raw:Bucketize"}),
     "ops.random_ops": (["tf.random", "tf"], {
         "random_uniform": "tf.random.uniform", "random_normal": "tf.random.normal",
         "truncated_normal": "tf.random.truncated_normal", "multinomial": "tf.compat.v1.random.multinomial",
@@ -109,7 +115,7 @@ ALIASES = {
         "stateless_random_poisson": "tf.random.stateless_poisson",
         "stateless_random_binomial": "tf.random.stateless_binomial",
         "split": "tf.random.experimental.stateless_split", "fold_in": "tf.random.experimental.stateless_fold_in"}),
-    "ops.linalg_ops": (["tf.linalg", "tf"], {"matrix_inverse": "tf.linalg.inv",
+    "ops.linalg_ops": (["tf.linalg", "tf"], {"matrix_inverse": "tf.linalg.inv", "matrix_determinant": "tf.linalg.det",
                                              "matrix_triangular_solve": "tf.linalg.triangular_solve"}),
     "ops.linalg.linalg": (["tf.linalg"], {"transpose": "tf.linalg.matrix_transpose"}),
     "ops.variables": (["tf", "tf.compat.v1"], {"Variable": "tf.Variable"}),
@@ -128,7 +134,7 @@ ALIASES = {
     "ops.custom_gradient": ([], {"custom_gradient": "tf.custom_gradient", "recompute_grad": "tf.recompute_grad"}),
     "ops.embedding_ops": ([], {"embedding_lookup": "tf.nn.embedding_lookup"}),
     "ops.nn": (["tf.nn"], {}),
-    "ops.nn_ops": (["tf.nn", "tf.compat.v1.nn"], {}),
+    "ops.nn_ops": (["tf.nn", "tf.compat.v1.nn"], {"in_top_k": "tf.compat.v1.nn.in_top_k"}),
     "ops.sparse_ops": (["tf.sparse"], {"sparse_reduce_sum_v2": "tf.sparse.reduce_sum"}),
     "ops.ragged.ragged_factory_ops": ([], {"constant": "tf.ragged.constant"}),
     "ops.ragged.ragged_tensor": ([], {"RaggedTensor": "tf.RaggedTensor", "RaggedTensorSpec": "tf.RaggedTensorSpec"}),
@@ -143,6 +149,7 @@ ALIASES = {
     "module.module": ([], {"Module": "tf.Module"}),
     # tf.data
     "data.ops.dataset_ops": ([], {"Dataset": "tf.data.Dataset", "DatasetV2": "tf.data.Dataset",
+                                  "AUTOTUNE": "tf.data.AUTOTUNE",
                                   "get_legacy_output_types": "tf.compat.v1.data.get_output_types",
                                   "get_legacy_output_shapes": "tf.compat.v1.data.get_output_shapes",
                                   "get_legacy_output_classes": "tf.compat.v1.data.get_output_classes",
@@ -150,6 +157,7 @@ ALIASES = {
     "data.ops.options": ([], {"Options": "tf.data.Options"}),
     "data.util.nest": (["tf.nest"], {}),
     "data.experimental.ops.random_access": ([], {"at": "tf.data.experimental.at"}),
+    "data.experimental.ops.global_shuffle_op": ([], {}),  # only its private _global_shuffle: out of scope
 }
 
 
@@ -207,8 +215,9 @@ def build(module_name: str) -> types.ModuleType:
         return importlib.import_module(f"tfshim._impl.{IMPLEMENTED[module_name]}")
     module = types.ModuleType(full, f"Shim for tensorflow.python.{module_name}.")
     module.__path__ = []
-    if module_name in OUT_OF_SCOPE:
-        reason = OUT_OF_SCOPE[module_name]
+    package = next((p for p in OUT_OF_SCOPE_PACKAGES if module_name == p or module_name.startswith(p + ".")), None)
+    if module_name in OUT_OF_SCOPE or package is not None:
+        reason = OUT_OF_SCOPE.get(module_name) or OUT_OF_SCOPE_PACKAGES[package]
         module.__getattr__ = lambda name: (_ for _ in ()).throw(AttributeError(name)) if name.startswith("__") \
             else OutOfScopeName(f"{module_name}.{name}", reason)
     elif module_name in ALIASES or re.fullmatch(r"ops\.gen_\w+", module_name):
