@@ -3,6 +3,8 @@ SVD, eigh, band part, diag, trace, einsum; gradients as TensorFlow defines them.
 
 A singular matrix is InvalidArgumentError with TensorFlow's text ("Input is not invertible.")."""
 
+import contextlib
+
 import numpy as np
 
 from ..framework import dtypes as d
@@ -83,7 +85,9 @@ def _det_grad(e, g):
 @define("MatrixDeterminant", WIDE, allowed=INEXACT, shape=_det_shape, grad=_det_grad, complex_convention=True)
 def _determinant(xp, a):
     _square(a)
-    return xp.linalg.det(a).astype(a.dtype, copy=False)
+    with _quiet(xp):
+        det = xp.linalg.det(a).astype(a.dtype, copy=False)
+    return _with_non_finite_by_lu(xp, a, det, lambda sign, log_abs: sign * xp.exp(log_abs))
 
 
 def _slogdet_grad(e, g_sign, g_log):
@@ -97,8 +101,57 @@ def _slogdet_grad(e, g_sign, g_log):
         grad=_slogdet_grad, complex_convention=True)
 def _slogdet(xp, a):
     _square(a)
-    sign, log_abs = xp.linalg.slogdet(a)
-    return sign.astype(a.dtype), log_abs.astype(a.dtype)
+    with _quiet(xp):
+        sign, log_abs = xp.linalg.slogdet(a)
+    sign = _with_non_finite_by_lu(xp, a, sign.astype(a.dtype), lambda sign, log_abs: sign)
+    log_abs = _with_non_finite_by_lu(xp, a, log_abs.astype(a.dtype), lambda sign, log_abs: log_abs)
+    return sign, log_abs
+
+
+def _with_non_finite_by_lu(xp, a, result, pick):
+    """`result` with the entries of matrices that hold an inf or a NaN recomputed from TensorFlow's LU
+    (LAPACK's pivoting gives det 0 for [[nan, 1], [1, 1]]; TF's partial-pivot LU gives nan there, and inf or
+    nan where eliminating an inf row meets 0 * inf); `pick(sign, log_abs)` makes the entry."""
+    bad = ~xp.isfinite(a).all(axis=(-2, -1))
+    if not bad.any():
+        return result
+    result = xp.array(result, copy=True).reshape(bad.shape)
+    result[bad] = pick(*_lu_sign_and_log_abs(xp, a[bad]))
+    return result
+
+
+def _quiet(xp):
+    """NumPy's floating-point warnings off (TF is silent where an inf or NaN meets a kernel)."""
+    return np.errstate(all="ignore") if xp is np else contextlib.nullcontext()
+
+
+def _lu_sign_and_log_abs(xp, a):
+    """(sign, log |det|) of each matrix of `a` [k, n, n] by LU with partial pivoting (the largest magnitude, a
+    NaN first; the first on ties) and elimination in float arithmetic: infs and NaNs propagate as in TF's."""
+    a = a.copy()
+    count, n = a.shape[0], a.shape[-1]
+    sign = xp.ones(count, a.dtype)
+    log_abs = xp.zeros(count, a.real.dtype)
+    singular = xp.zeros(count, bool)
+    batch = xp.arange(count)
+    with _quiet(xp):
+        for k in range(n):
+            magnitude = xp.abs(a[:, k:, k])
+            row = k + xp.argmax(xp.where(xp.isnan(magnitude), np.inf, magnitude), axis=1)
+            swapped = row != k
+            a[batch, k], a[batch, row] = a[batch, row].copy(), a[batch, k].copy()
+            sign = xp.where(swapped, -sign, sign)
+            pivot = a[:, k, k]
+            zero = pivot == 0
+            singular |= zero
+            unit = pivot / xp.abs(pivot) if a.dtype.kind == "c" else xp.sign(pivot)   # (inf / inf is nan)
+            sign = sign * xp.where(zero, 1, unit)
+            log_abs = log_abs + xp.log(xp.abs(pivot))
+            factors = xp.where(zero[:, None], 0, a[:, k + 1:, k] / pivot[:, None])
+            a[:, k + 1:, k + 1:] -= factors[:, :, None] * a[:, k, None, k + 1:]
+    sign = xp.where(singular, 0, sign)
+    log_abs = xp.where(singular, -np.inf, log_abs)
+    return sign.astype(a.dtype), log_abs.astype(a.real.dtype)
 
 
 def _solve_grad(e, g):
