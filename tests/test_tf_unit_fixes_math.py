@@ -57,3 +57,12 @@ def test_public_top_k_takes_index_type_and_unsorted():
     assert loose.indices.dtype == tf.int64
     pairs = sorted(zip(loose.values.numpy()[0].tolist(), loose.indices.numpy()[0].tolist()))
     assert pairs == [(3.0, 2), (4.0, 3), (5.0, 1)]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "uint8", "float16"])
+def test_reduce_prod_keeps_its_input_dtype(dtype):
+    """TF 2.21: reduce_prod of [[1, 2], [3, 4]] keeps the dtype (NumPy's prod widens small ints to int64)."""
+    x = tf.constant([[1, 2], [3, 4]], dtype)
+    for result in (tf.reduce_prod(x, axis=0), tf.function(lambda y: tf.reduce_prod(y, axis=0))(x)):
+        assert result.dtype.name == dtype
+        np.testing.assert_array_equal(result.numpy(), [3, 8])

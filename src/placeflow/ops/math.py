@@ -526,7 +526,7 @@ def _reduction(op, name, dtypes, grad, foldable=False, grad_reads=None):
         result = leading_sum(a, axis, keepdims) if name == "sum" and xp is np else None
         if result is None:
             result = reduce(a, axis=axis, keepdims=keepdims)
-        return result.astype(a.dtype, copy=False) if op in ("Sum", "Mean") and a.dtype.kind != "b" else result
+        return result.astype(a.dtype, copy=False) if op in ("Sum", "Mean", "Prod") and a.dtype.kind != "b" else result
     define(op, dtypes, shape=rules.reduce, grad=grad, foldable=foldable, grad_reads=grad_reads)(kernel)
 
 
