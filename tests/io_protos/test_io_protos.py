@@ -56,10 +56,6 @@ def test_the_server_def_tensorflow_parsed_is_what_placeflow_writes():
 
 
 def test_unimplemented_parts_are_refused_by_name():
-    with pytest.raises(NotImplementedError, match="partitions"):
-        tf.io.RaggedFeature(tf.int64, partitions=[tf.io.RaggedFeature.UniformRowLength(2)])
-    with pytest.raises(NotImplementedError, match="ragged_rank 2"):
-        tf.io.parse_sequence_example([b""], sequence_features={"v": tf.io.RaggedFeature(tf.int64)})
     with pytest.raises(NotImplementedError, match="variant"):
         tf.io.serialize_sparse(tf.sparse.SparseTensor([[0]], [1.0], [2]), out_type=tf.variant)
     with pytest.raises(NotImplementedError, match="allow_broadcast"):

@@ -462,7 +462,11 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
 
 def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002
-    """The shape of `input` as a 1-D tensor."""
+    """The shape of `input` as a 1-D tensor; of a RaggedTensor, its DynamicRaggedShape (as TF)."""
+    from .ragged import RaggedTensor
+    if isinstance(input, RaggedTensor):
+        from .row_partition import DynamicRaggedShape
+        return DynamicRaggedShape.from_tensor(input, dtype=dtypes.as_dtype(out_type))
     x = convert_to_tensor(input)
     return execute("Shape", (x,), dtypes.as_dtype(out_type), {"out_type": dtypes.as_dtype(out_type)}, name=name)
 

@@ -228,14 +228,19 @@ def unstack(value, num=None, axis=0, name="unstack"):
 
 
 def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
-    """The number of elements of `input` (Size)."""
-    tensor = convert_to_tensor(input)
+    """The number of elements of `input` (Size); of a RaggedTensor, of its flat values."""
+    from .ragged import RaggedTensor
+    tensor = convert_to_tensor(input.flat_values if isinstance(input, RaggedTensor) else input)
     out_type = dtypes.as_dtype(out_type)
     return execute("Size", (tensor,), out_type, {"out_type": out_type}, name=name)
 
 
 def rank(input, name=None):  # noqa: A002
-    """The number of dimensions of `input` (Rank)."""
+    """The number of dimensions of `input` (Rank); of a RaggedTensor, its ragged rank plus its flat values'."""
+    from .ragged import RaggedTensor
+    if isinstance(input, RaggedTensor):
+        from .math_ops import add
+        return add(execute("Rank", (input.flat_values,), dtypes.int32), input.ragged_rank, name=name)
     tensor = convert_to_tensor(input)
     return execute("Rank", (tensor,), dtypes.int32, name=name)
 

@@ -297,6 +297,10 @@ class DynamicRaggedShape:
         """The rank of the shaped tensor."""
         return self.inner_rank + self.num_row_partitions
 
+    def _num_elements(self):
+        """The number of elements (a scalar of the shape's dtype): the product of the flat values' shape."""
+        return math_ops.cast(math_ops.reduce_prod(self._inner), self.dtype)  # Prod widens int32 (see report)
+
     def is_uniform(self, axis) -> bool:
         """Whether dimension `axis` has one size."""
         axis = int(axis) % self.rank

@@ -1,8 +1,8 @@
 """tf.train.SequenceExample (a context of Features and FeatureLists of per-step Features) in TensorFlow's wire
 format, tf.io.parse_sequence_example / parse_single_sequence_example, and the feature kinds FixedLenSequenceFeature,
 SparseFeature and RaggedFeature, which tf.io.parse_example and parse_single_example also take (through
-parse_example_more). Parsing runs on the host eagerly; inside `function` it is refused by name. placeflow's
-RaggedTensor has ragged_rank 1, so RaggedFeature partitions and batched ragged feature lists are refused."""
+parse_example_more). Parsing runs on the host eagerly; inside `function` it is refused by name. RaggedFeature
+partitions (ragged_feature.py) nest the values as TF does."""
 
 from __future__ import annotations
 
@@ -128,8 +128,9 @@ _RaggedBase = collections.namedtuple("RaggedFeature", ["dtype", "value_key", "pa
 
 
 class RaggedFeature(_RaggedBase):
-    """A feature parsed into a RaggedTensor (a 1-D tensor from parse_single_example). placeflow's RaggedTensor has
-    ragged_rank 1: partitions are refused."""
+    """A feature parsed into a RaggedTensor: its values (a 1-D tensor from parse_single_example), nested by
+    `partitions` (outermost first: RowSplits, RowLengths, RowStarts, RowLimits, ValueRowIds keys of int64 values
+    in the same record, or UniformRowLength); partitions are always checked (validate=True or not)."""
 
     __slots__ = ()
     RowSplits = collections.namedtuple("RowSplits", ["key"])
@@ -140,10 +141,11 @@ class RaggedFeature(_RaggedBase):
     UniformRowLength = collections.namedtuple("UniformRowLength", ["length"])
 
     def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=dtypes.int32, validate=False):
-        if partitions:
-            raise NotImplementedError(f"RaggedFeature(partitions={tuple(partitions)!r}) is not implemented in "
-                                      "placeflow: its RaggedTensor has ragged_rank 1 (one ragged dimension); parse "
-                                      "the values and the partition keys with VarLenFeature and build it yourself.")
+        kinds = (cls.RowSplits, cls.RowLengths, cls.RowStarts, cls.RowLimits, cls.ValueRowIds, cls.UniformRowLength)
+        for partition in partitions:
+            if not isinstance(partition, kinds):
+                raise TypeError(f"RaggedFeature partitions must be RaggedFeature.RowSplits, RowLengths, RowStarts, "
+                                f"RowLimits, ValueRowIds or UniformRowLength; got {partition!r}.")
         row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
         if row_splits_dtype not in (dtypes.int32, dtypes.int64):
             raise ValueError(f"RaggedFeature row_splits_dtype must be int32 or int64; got {row_splits_dtype.name}.")
@@ -239,11 +241,18 @@ def _sparse(parsed: list, spec, key: str, batched: bool):
     return SparseTensor(np.asarray(indices, np.int64).reshape(-1, rank), _tensor(values, dtype), shape)
 
 
-def _ragged(rows: list, spec, dtype):
-    from .ragged import RaggedTensor
-    splits = np.cumsum([0] + [len(r) for r in rows]).astype(spec.row_splits_dtype.numpy_dtype)
-    return RaggedTensor.from_row_splits(_tensor([v for r in rows for v in r], dtype),
-                                        convert_to_tensor(splits, dtype=spec.row_splits_dtype))
+def _ragged(units: list, spec, dtype, outer: int):
+    """The RaggedTensor of RaggedFeature `spec` from `units` (each a (values, partition values by key) of one
+    record or step), grouped `outer` times into extra outer ragged dimensions (batch, steps)."""
+    from .ragged_feature import nest
+    return nest(units, spec, dtype, outer, _tensor)
+
+
+def _unit(found, spec, dtype, key: str):
+    """(values, {partition key: its int64 values}) of RaggedFeature `spec` in one record's features `found`."""
+    values = _values(found.get(spec.value_key or key), dtype, spec.value_key or key) or []
+    keys = [p.key for p in spec.partitions if hasattr(p, "key")]
+    return values, {k: _values(found.get(k), dtypes.int64, k) or [] for k in keys}
 
 
 def _new_kind(parsed: list, key: str, spec, batched: bool):
@@ -251,8 +260,8 @@ def _new_kind(parsed: list, key: str, spec, batched: bool):
         return _sparse(parsed, spec, key, batched)
     dtype = _dtype(key, spec)
     if isinstance(spec, RaggedFeature):
-        rows = [_values(found.get(spec.value_key or key), dtype, spec.value_key or key) or [] for found in parsed]
-        return _ragged(rows, spec, dtype) if batched else _tensor(rows[0], dtype)
+        units = [_unit(found, spec, dtype, key) for found in parsed]
+        return _ragged(units if batched else units[0], spec, dtype, 1 if batched else 0)
     if not spec.allow_missing:
         raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to be True (parse_example "
                          "reads a missing feature as empty).")
@@ -270,7 +279,8 @@ def _check_keys(features: dict):
             index_keys = [spec.index_key] if isinstance(spec.index_key, str) else list(spec.index_key)
             used = [(k, dtypes.int64, "sparse") for k in index_keys] + [(spec.value_key, dtype, "sparse")]
         elif isinstance(spec, RaggedFeature):
-            used = [(spec.value_key or key, dtype, "ragged")]
+            used = [(spec.value_key or key, dtype, "ragged")] + [(p.key, dtypes.int64, "ragged")
+                                                                 for p in spec.partitions if hasattr(p, "key")]
         else:
             used = [(key, dtype, "sparse" if isinstance(spec, VarLenFeature) else "dense")]
         for name, kind_dtype, group in used:
@@ -374,6 +384,17 @@ def _var_steps(per_record: list, dtype, batched: bool):
     return SparseTensor(np.asarray(indices, np.int64).reshape(-1, len(shape)), _tensor(values, dtype), shape)
 
 
+def _step_units(lists: dict, key: str, spec, dtype) -> list:
+    """Each step's (values, {partition key: its int64 values}) of RaggedFeature `spec` in one record's lists."""
+    values = _steps(lists, spec.value_key or key, spec, dtype)
+    parts = {p.key: _steps(lists, p.key, spec, dtypes.int64) for p in spec.partitions if hasattr(p, "key")}
+    for part_key, steps in parts.items():
+        if len(steps) != len(values):
+            raise _invalid(f"Feature list '{part_key}' has {len(steps)} steps but '{spec.value_key or key}' has "
+                           f"{len(values)}; give a RaggedFeature's partition lists one entry per step.")
+    return [(step, {k: parts[k][i] for k in parts}) for i, step in enumerate(values)]
+
+
 def _sequence_outputs(per_lists: list, sequence_features: dict, batched: bool) -> tuple:
     outputs, lengths = {}, {}
     for key, spec in sequence_features.items():
@@ -384,12 +405,9 @@ def _sequence_outputs(per_lists: list, sequence_features: dict, batched: bool) -
             outputs[key] = dense if batched else dense[0]
         elif isinstance(spec, VarLenFeature):
             outputs[key] = _var_steps(per_record, dtype, batched)
-        elif batched:
-            raise NotImplementedError(f"parse_sequence_example with RaggedFeature {key!r} is not implemented in "
-                                      "placeflow: it makes a RaggedTensor of ragged_rank 2; use VarLenFeature, or "
-                                      "parse_single_sequence_example per record.")
         else:
-            outputs[key] = _ragged(per_record[0], spec, dtype)
+            units = [_step_units(lists, key, spec, dtype) for lists in per_lists]
+            outputs[key] = _ragged(units if batched else units[0], spec, dtype, 2 if batched else 1)
     return outputs, lengths
 
 

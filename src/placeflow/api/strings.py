@@ -40,19 +40,24 @@ def length(input, unit="BYTE", name=None):  # noqa: A002 - TensorFlow's paramete
 
 
 def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
-    """The parts of a scalar string (a 1-D tensor), or of each string of a vector (a RaggedTensor of rows)."""
-    tensor = convert_to_tensor(input)
-    if tensor.dtype != dtypes.string:
+    """The parts of each string: a 1-D tensor for a scalar; for strings of rank N (dense or ragged), a
+    RaggedTensor of ragged rank N whose innermost rows are the parts (TF's shape)."""
+    from .ragged import RaggedTensor, split_rows
+    from .unicode_strings import nest_rows
+    source = input if isinstance(input, RaggedTensor) else convert_to_tensor(input)
+    if source.dtype != dtypes.string:
         raise ValueError(f"input: Tensor conversion requested dtype string for Tensor with dtype "
-                         f"{tensor.dtype.name}: {tensor!r}")
-    if tensor.shape is not None and len(tensor.shape) == 1:
-        from .ragged import split_rows
-        return split_rows(tensor, None if sep is None else _bytes(sep), maxsplit, name)
-    if tensor.shape is None or len(tensor.shape) != 0:
-        raise NotImplementedError("strings.split of a tensor of rank 2 or more (a RaggedTensor with two ragged "
-                                  "dimensions) is not implemented in placeflow; split a vector of strings.")
-    return execute("StringSplitScalar", (tensor,), dtypes.string,
-                   {"sep": None if sep is None else _bytes(sep), "maxsplit": int(maxsplit)}, name=name)
+                         f"{source.dtype.name}: {source!r}")
+    sep = None if sep is None else _bytes(sep)
+    if not isinstance(source, RaggedTensor) and source.shape is not None and len(source.shape) == 0:
+        return execute("StringSplitScalar", (source,), dtypes.string, {"sep": sep, "maxsplit": int(maxsplit)},
+                       name=name)
+    if source.shape is None:
+        raise NotImplementedError("strings.split of strings of unknown rank is not implemented in placeflow; give "
+                                  "the input a known rank.")
+    flat = source.flat_values if isinstance(source, RaggedTensor) else source
+    from .array_ops import reshape
+    return nest_rows(source, split_rows(reshape(flat, [-1]), sep, maxsplit, name))
 
 
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="", name=None):  # noqa: A002

@@ -1,8 +1,12 @@
 """tf.strings' Unicode functions: unicode_decode(_with_offsets), unicode_split(_with_offsets), unicode_encode,
-unicode_transcode, bytes_split. A scalar string gives tensors; a vector gives RaggedTensors (one row per
-string); strings of rank 2 or more would need more ragged dimensions than placeflow has (refused by name)."""
+unicode_transcode, bytes_split. A scalar string gives tensors; strings of rank N (dense or ragged) give a
+RaggedTensor of ragged rank N: each string's row under the input's own dimensions (uniform where dense), as TF."""
 
 from __future__ import annotations
+
+import builtins
+
+import numpy as np
 
 from ..eager.convert import convert_to_tensor
 from ..eager.execute import execute
@@ -14,13 +18,44 @@ _ERRORS = ("strict", "replace", "ignore")
 
 
 def _strings(value):
+    """(the strings as a flat vector, the input: a RaggedTensor or a tensor)."""
+    if isinstance(value, RaggedTensor):
+        return array_ops.reshape(value.flat_values, [-1]), value
     tensor = convert_to_tensor(value, dtype=dtypes.string) if isinstance(value, (str, bytes, list)) else \
         convert_to_tensor(value)
-    rank = len(tensor.shape)
-    if rank > 1:
-        raise NotImplementedError("tf.strings Unicode functions on strings of rank 2 or more (RaggedTensors with "
-                                  "two ragged dimensions) are not implemented in placeflow; pass a vector.")
-    return tensor, rank
+    return array_ops.reshape(tensor, [-1]), tensor
+
+
+def nest_rows(source, rows):
+    """`rows` (a RaggedTensor with one row per string of `source`, flattened) under `source`'s dimensions: the
+    row itself for a scalar (rows' values), a RaggedTensor of ragged rank = source's rank otherwise (TF's shape:
+    dense dimensions become uniform row partitions, a RaggedTensor keeps its own)."""
+    if isinstance(source, RaggedTensor):
+        return source.with_flat_values(nest_rows(source.flat_values, rows))
+    dims = source.shape
+    if len(dims) == 0:
+        return rows.values
+    for axis in builtins.range(len(dims) - 1, 0, -1):
+        rows = _uniform_rows(rows, source, axis)
+    return rows
+
+
+def _uniform_rows(values, source, axis):
+    """`values` grouped into rows of source.shape[axis] (static), one per index of source's dimensions before."""
+    length = source.shape[axis]
+    if length is None:
+        raise NotImplementedError(f"strings of shape {source.shape} (dimension {axis} known only when the graph "
+                                  f"runs) to a RaggedTensor is not implemented in placeflow; give the inner "
+                                  f"dimensions static sizes (an input_signature with them set).")
+    outer = [source.shape[i] for i in builtins.range(axis)]
+    if all(d is not None for d in outer):
+        count = int(np.prod(outer, dtype=np.int64))
+        splits = convert_to_tensor(np.arange(count + 1, dtype=np.int64) * int(length), dtype=dtypes.int64)
+    else:
+        from .math_ops import reduce_prod
+        count = reduce_prod(array_ops.shape(source, out_type=dtypes.int64)[:axis])
+        splits = array_ops.range(count + 1, dtype=dtypes.int64) * int(length)
+    return RaggedTensor(values, splits, internal=True, uniform_row_length=int(length))
 
 
 def _check_errors(errors):
@@ -30,45 +65,43 @@ def _check_errors(errors):
 
 def _decode(input, input_encoding, errors, replacement_char, replace_control_characters):  # noqa: A002
     _check_errors(errors)
-    tensor, rank = _strings(input)
-    splits, codes, offsets = execute("UnicodeDecodeWithOffsets", (array_ops.reshape(tensor, [-1]),), dtypes.string,
+    flat, source = _strings(input)
+    splits, codes, offsets = execute("UnicodeDecodeWithOffsets", (flat,), dtypes.string,
                                      {"input_encoding": input_encoding, "errors": errors,
                                       "replacement_char": int(replacement_char),
                                       "replace_control_characters": bool(replace_control_characters)})
-    return rank, splits, codes, offsets
+    return source, splits, codes, offsets
 
 
-def _rows(rank, splits, values):
-    if rank == 0:
-        return values
-    return RaggedTensor(values, splits, internal=True)
+def _rows(source, splits, values):
+    return nest_rows(source, RaggedTensor(values, splits, internal=True))
 
 
 def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                    replace_control_characters=False, name=None):
     """The code points (int32) of each string."""
-    rank, splits, codes, _ = _decode(input, input_encoding, errors, replacement_char, replace_control_characters)
-    return _rows(rank, splits, codes)
+    source, splits, codes, _ = _decode(input, input_encoding, errors, replacement_char, replace_control_characters)
+    return _rows(source, splits, codes)
 
 
 def unicode_decode_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                                 replace_control_characters=False, name=None):
     """(code points, the byte offset where each starts) of each string."""
-    rank, splits, codes, offsets = _decode(input, input_encoding, errors, replacement_char, replace_control_characters)
-    return _rows(rank, splits, codes), _rows(rank, splits, offsets)
+    source, splits, codes, offsets = _decode(input, input_encoding, errors, replacement_char, replace_control_characters)
+    return _rows(source, splits, codes), _rows(source, splits, offsets)
 
 
 def unicode_split(input, input_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
     """The characters of each string, each as a string in `input_encoding`."""
-    rank, splits, codes, _ = _decode(input, input_encoding, errors, replacement_char, False)
-    return _rows(rank, splits, _characters(codes, input_encoding, replacement_char))
+    source, splits, codes, _ = _decode(input, input_encoding, errors, replacement_char, False)
+    return _rows(source, splits, _characters(codes, input_encoding, replacement_char))
 
 
 def unicode_split_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                                name=None):
     """(the characters of each string, the byte offset where each starts)."""
-    rank, splits, codes, offsets = _decode(input, input_encoding, errors, replacement_char, False)
-    return _rows(rank, splits, _characters(codes, input_encoding, replacement_char)), _rows(rank, splits, offsets)
+    source, splits, codes, offsets = _decode(input, input_encoding, errors, replacement_char, False)
+    return _rows(source, splits, _characters(codes, input_encoding, replacement_char)), _rows(source, splits, offsets)
 
 
 def _characters(codes, encoding, replacement_char):
@@ -84,6 +117,10 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     _check_errors(errors)
     attrs = {"output_encoding": output_encoding, "errors": errors, "replacement_char": int(replacement_char)}
     if isinstance(input, RaggedTensor):
+        if isinstance(input.values, RaggedTensor):  # each innermost row is one string
+            return input.with_values(unicode_encode(input.values, output_encoding, errors, replacement_char))
+        if len(input.values.shape) != 1:  # the values' last dimension holds the code points
+            return input.with_values(unicode_encode(input.values, output_encoding, errors, replacement_char))
         return execute("UnicodeEncode", (input.values, input.row_splits), dtypes.int32, attrs)
     codes = convert_to_tensor(input, dtype=dtypes.int32)
     rank = len(codes.shape)
@@ -94,7 +131,12 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
         rows, width = int(codes.shape[0]), int(codes.shape[1])
         splits = convert_to_tensor([i * width for i in range(rows + 1)], dtype=dtypes.int64)
         return execute("UnicodeEncode", (array_ops.reshape(codes, [-1]), splits), dtypes.int32, attrs)
-    raise NotImplementedError("unicode_encode of code points of rank 3 or more is not implemented in placeflow.")
+    if rank == 0:
+        raise ValueError(f"unicode_encode needs code points of rank 1 or more, got a scalar: {codes!r}; pass a "
+                         f"list of code points.")
+    rows = array_ops.reshape(codes, [-1, codes.shape[-1]])  # rank >= 3: encode each innermost row, keep the rest
+    return array_ops.reshape(unicode_encode(rows, output_encoding, errors, replacement_char),
+                             array_ops.shape(codes)[:-1])
 
 
 def unicode_transcode(input, input_encoding, output_encoding, errors="replace", replacement_char=65533,  # noqa: A002
@@ -111,9 +153,9 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace", 
 
 def bytes_split(input, name=None):  # noqa: A002
     """The bytes of each string, each as a one-byte string."""
-    tensor, rank = _strings(input)
-    values, splits = execute("_StringBytesSplit", (array_ops.reshape(tensor, [-1]),), dtypes.string)
-    return _rows(rank, splits, values)
+    flat, source = _strings(input)
+    values, splits = execute("_StringBytesSplit", (flat,), dtypes.string)
+    return _rows(source, splits, values)
 
 
 def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None, preserve_short_sequences=False,
@@ -132,14 +174,23 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
         pad_width = -1 if padding_width is None else int(padding_width)
         if padding_width is not None and padding_width < 1:
             raise ValueError("padding_width must be greater than 0.")
+    if isinstance(data, RaggedTensor) and isinstance(data.values, RaggedTensor):  # n-grams of innermost rows
+        return data.with_values(ngrams(data.values, ngram_width, separator, pad_values, padding_width,
+                                       preserve_short_sequences))
     if isinstance(data, RaggedTensor):
         values, splits, rank = data.values, data.row_splits, 2
     else:
         tensor = convert_to_tensor(data, dtype=dtypes.string) if isinstance(data, (list, str, bytes)) else \
             convert_to_tensor(data)
         rank = len(tensor.shape)
-        if rank not in (1, 2):
-            raise NotImplementedError("tf.strings.ngrams of strings of rank 3 or more is not implemented in placeflow.")
+        if rank == 0:
+            raise ValueError(f"tf.strings.ngrams needs a sequence of strings (rank 1 or more), got a scalar: "
+                             f"{tensor!r}; pass a list of strings.")
+        if rank > 2:  # n-grams of each innermost row, under the other dimensions (a dense result, as TF)
+            grams = ngrams(array_ops.reshape(tensor, [-1, tensor.shape[-1]]), ngram_width, separator, pad_values,
+                           padding_width, preserve_short_sequences)
+            from .array_ops import concat
+            return array_ops.reshape(grams, concat([array_ops.shape(tensor)[:-1], array_ops.shape(grams)[1:]], 0))
         rows = 1 if rank == 1 else int(tensor.shape[0])
         length = int(tensor.shape[-1])
         values = array_ops.reshape(tensor, [-1])
