@@ -114,7 +114,6 @@ CASES = {
         "padding": "VALID"}) * tf.constant(D12331), [signed(1, 2, 2, 2, 1)]),
     "PlaceholderWithDefault": (None, []),  # graph-only: its gradient (identity) is covered in tests/conformance
     "If": (None, []), "While": (None, []),  # control flow: gradients checked against TF in tests/conformance
-    "Conv2DBackpropFilter": (None, []), "MaxPoolGrad": (None, []),  # second-order: not implemented (marked)
     "Qr": (None, []), "Svd": (None, []), "SelfAdjointEigV2": (None, []),  # gradients not implemented: they raise
     "MatrixSolveLs": (None, []),  # raises (fast=False: TF's ValueError; fast=True: not implemented, lstsq composes)
     "ReluGrad": (lambda g: execute("ReluGrad", (g, tf.constant(RELU_AT)), tf.float64), [signed(2, 3)]),
