@@ -75,6 +75,7 @@ class FuncGraph(Graph):
         self.initializes_in_graph = False   # one of them takes its initial value when the trace runs
 
     def create_op(self, op_type, inputs, attrs=None, dtype=None, name=None, outputs=(), resource=None):
+        """Graph.create_op, refusing an input from a loop or branch body that has ended (TF's error)."""
         for tensor in inputs:   # a tensor of a loop or branch body that has ended: TF's error, naming it
             if tensor.op.graph is not self and encloses(self, tensor.op.graph):
                 raise out_of_scope(tensor, self)
