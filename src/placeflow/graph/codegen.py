@@ -105,19 +105,18 @@ def bind(node, env, names, dying=()):
     if kind == "noop":
         names[i] = "None"
         return None
-    env[f"N{i}"] = forwarding_call(node, dying) or node.call
+    env[f"N{i}"] = _forwarding_call(node, dying) or node.call
     args = ", ".join(ref(names, s, p) for s, p in node.inputs)
     return f"v{i} = N{i}({args})"
 
 
-def forwarding_call(node, dying, sole=None):
-    """The node's forwarding callable when an input it may write into dies at it (`dying`: the values it reads
-    last), else None. `sole`: runtime/forwarding.py's, for a caller other than a generated line."""
+def _forwarding_call(node, dying):
+    """The node's forwarding callable when an input it may write into dies at it, else None."""
     writable = liveness.forwarded_into(node, dying)
     if not writable:
         return None
     return node.device.forwarding_node_call(node.type, node.forward[0], node.attrs, writable, node.name,
-                                            getattr(node.op, "dtype", None), sole=sole)
+                                            getattr(node.op, "dtype", None))
 
 
 def clear_plan_frames(exc) -> None:
