@@ -11,6 +11,15 @@ import placeflow as tf
 from placeflow.graph import interrupts, partition
 
 
+@pytest.fixture(autouse=True)
+def ctrl_c_raises():
+    """Python's own SIGINT handler for each test: a process started in the background by a non-interactive
+    shell (nohup ... &) inherits SIGINT ignored, and then Ctrl-C raises nothing, placeflow or not."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def _interrupt_at_first_write(monkeypatch):
     real = partition.write_variable
     sent = []
