@@ -8,7 +8,8 @@ cross-entropy from logits, SGD 0.05, on 16x16x3 images. The placeflow step is Ke
 placeflow.function. The NumPy step does the same forward, backward and update by hand (float32).
 Target (issue 17): placeflow <= 1.3x NumPy. `--own-keras-src DIR` also times placeflow's former Keras
 (DIR: the `src` of an older checkout, e.g. `git worktree add /tmp/own ad983b8`) in a child process, and
-`--tensorflow-python PY` the same Keras step on real TensorFlow (PY: a Python with tensorflow installed).
+`--tensorflow-python PY` the same Keras step on real TensorFlow (PY: a Python with tensorflow installed);
+`--rounds N` times placeflow and TensorFlow in turn N times (each TF round a fresh child process).
 """
 
 from __future__ import annotations
@@ -128,6 +129,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--own-keras-src", help="src/ of a checkout with placeflow's former Keras: time it too")
     parser.add_argument("--tensorflow-python", help="a Python with TensorFlow: time the same Keras step on TF too")
+    parser.add_argument("--rounds", type=int, default=1, help="with --tensorflow-python: time placeflow and TF in "
+                        "turn this many times (TF in a fresh child each round) and report medians and the median "
+                        "of the per-round ratios, so both see the same machine load")
     parser.add_argument("--only-keras-ms", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
@@ -143,11 +147,14 @@ def main() -> None:
     if args.only_keras_ms:
         print(median_ms(lambda: step(x, y), args.steps))
         return
-    numpy_ms = median_ms(lambda: reference.step(x_host, y_host), args.steps)
-    placeflow_ms = median_ms(lambda: step(x, y), args.steps)
+    rounds = []   # (NumPy, placeflow, TF or None) per round, taken in turn
+    for _ in range(max(1, args.rounds)):
+        rounds.append((median_ms(lambda: reference.step(x_host, y_host), args.steps), median_ms(lambda: step(x, y),
+                       args.steps), _tf_ms(args) if args.tensorflow_python else None))
+    numpy_ms = statistics.median(r[0] for r in rounds)
+    placeflow_ms = statistics.median(r[1] for r in rounds)
     own_ms = _child_ms(args, sys.executable, PLACEFLOW_BENCH_SRC=args.own_keras_src) if args.own_keras_src else None
-    tf_ms = (_child_ms(args, args.tensorflow_python, PLACEFLOW_BENCH_LIBRARY="tensorflow", TF_CPP_MIN_LOG_LEVEL="3")
-             if args.tensorflow_python else None)
+    tf_ms = statistics.median(r[2] for r in rounds) if args.tensorflow_python else None
     print(f"small CNN training step, batch {args.batch}, NumPy {np.__version__}, {os.cpu_count()} cores")
     print(f"{'':34s} {'ms/step':>9s} {'ratio':>7s}")
     print(f"{'NumPy (im2col, by hand)':34s} {numpy_ms:9.3f} {1.0:7.2f}")
@@ -156,6 +163,13 @@ def main() -> None:
         print(f"{'placeflow former Keras (own)':34s} {own_ms:9.3f} {own_ms / numpy_ms:7.2f}")
     if tf_ms is not None:
         print(f"{'Keras 3 on TensorFlow (CPU)':34s} {tf_ms:9.3f} {tf_ms / numpy_ms:7.2f}")
+        ratios = [p / t for _, p, t in rounds]
+        print(f"placeflow / TensorFlow, median of {len(rounds)} round(s) taken in turn: {statistics.median(ratios):.2f}"
+              f" (rounds: {', '.join(f'{r:.2f}' for r in ratios)})")
+
+
+def _tf_ms(args) -> float:
+    return _child_ms(args, args.tensorflow_python, PLACEFLOW_BENCH_LIBRARY="tensorflow", TF_CPP_MIN_LOG_LEVEL="3")
 
 
 def _child_ms(args, python, **env) -> float:
