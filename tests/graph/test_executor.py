@@ -82,12 +82,10 @@ def test_independent_matmuls_on_one_cpu_run_concurrently_when_blas_has_one_threa
     assert threads == {"CPU:0/inter_op_0", "CPU:0/inter_op_1"}
 
 
+@pytest.mark.usefixtures("two_blas_threads")
 def test_independent_matmuls_on_one_cpu_run_inline_with_every_blas_thread(make_context):
     """BLAS spreads each matmul over the cores already: side by side they would only share them (and each get
     fewer threads also where only one runs), so the step runs inline, in the caller's thread."""
-    from placeflow.graph import intra_op
-    if not intra_op.blas_spreads_kernels():
-        pytest.skip("BLAS runs on one thread here")
     make_context()
     with tf.compat.v1.Graph().as_default():
         total = two_branches(["/cpu:0", "/cpu:0"], size=128)
@@ -122,10 +120,8 @@ def _plan_of_session_step(build):
         return next(iter(sess._plans.values())), value
 
 
+@pytest.mark.usefixtures("two_blas_threads")
 def test_a_matmul_bound_step_on_the_cpu_runs_inline_though_its_elementwise_branches_could_overlap(make_context):
-    from placeflow.graph import intra_op
-    if not intra_op.blas_spreads_kernels():
-        pytest.skip("BLAS runs on one thread here")
     make_context()
     data = np.ones((1024, 1024), np.float32)
 
@@ -137,10 +133,8 @@ def test_a_matmul_bound_step_on_the_cpu_runs_inline_though_its_elementwise_branc
     np.testing.assert_allclose(value, 1024.0 + np.exp(1.0) * 2 + 2.0, rtol=1e-5)
 
 
+@pytest.mark.usefixtures("two_blas_threads")
 def test_a_step_whose_elementwise_work_outweighs_its_matmuls_keeps_its_parallel_branches(make_context):
-    from placeflow.graph import intra_op
-    if not intra_op.blas_spreads_kernels():
-        pytest.skip("BLAS runs on one thread here")
     make_context()
     small, large = np.ones((8, 8), np.float32), np.ones((512, 512), np.float32)
 
