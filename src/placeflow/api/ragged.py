@@ -163,22 +163,14 @@ class RaggedTensor:
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
         """The RaggedTensor whose row_splits are nested_row_splits[0], its values' nested_row_splits[1], ...
         down to flat_values."""
-        if isinstance(nested_row_splits, (int, np.integer)) or hasattr(nested_row_splits, "dtype"):
-            raise TypeError(f"nested_row_splits must be a list of Tensors, got {nested_row_splits!r}.")
-        result = flat_values
-        for splits in reversed(list(nested_row_splits)):
-            result = cls.from_row_splits(result, splits, validate=validate)
-        return result
+        return _nested(flat_values, nested_row_splits, "nested_row_splits",
+                       lambda values, splits: cls.from_row_splits(values, splits, validate=validate))
 
     @classmethod
     def from_nested_row_lengths(cls, flat_values, nested_row_lengths, name=None, validate=True):
         """The RaggedTensor whose rows have lengths nested_row_lengths[0], its values' [1], ..."""
-        if isinstance(nested_row_lengths, (int, np.integer)) or hasattr(nested_row_lengths, "dtype"):
-            raise TypeError(f"nested_row_lengths must be a list of Tensors, got {nested_row_lengths!r}.")
-        result = flat_values
-        for lengths in reversed(list(nested_row_lengths)):
-            result = cls.from_row_lengths(result, lengths, validate=validate)
-        return result
+        return _nested(flat_values, nested_row_lengths, "nested_row_lengths",
+                       lambda values, lengths: cls.from_row_lengths(values, lengths, validate=validate))
 
     @classmethod
     def from_nested_value_rowids(cls, flat_values, nested_value_rowids, nested_nrows=None, name=None,
@@ -540,6 +532,16 @@ def split_rows(strings, sep=None, maxsplit=-1, name=None) -> RaggedTensor:
     values, splits = execute("_StringSplitRows", (strings,), dtypes.string,
                              {"sep": sep, "maxsplit": int(maxsplit)}, name=name)
     return RaggedTensor(values, splits, internal=True)
+
+
+def _nested(flat_values, partitions, what, wrap):
+    """flat_values wrapped in one ragged dimension per partition, the innermost (last) first."""
+    if isinstance(partitions, (int, np.integer)) or hasattr(partitions, "dtype"):
+        raise TypeError(f"{what} must be a list of Tensors, got {partitions!r}.")
+    result = flat_values
+    for partition in reversed(list(partitions)):
+        result = wrap(result, partition)
+    return result
 
 
 __all__ = ["RaggedTensor", "constant", "map_flat_values"]
