@@ -51,3 +51,12 @@ def same_as_recorded(ours, theirs, where="result", tol=1e-5):
             same_as_recorded(ours[key], theirs[key], f"{where}.{key}", theirs.get("tol", tol))
     else:
         assert ours == theirs, f"{where}: {ours} != {theirs}"
+
+
+def error(fn):
+    """[error class, first line of the message] of what `fn` raises (None when it returns)."""
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 - the class is the recorded result
+        return [type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ""]
+    return None

@@ -5,6 +5,8 @@ and shapes, element specs as their repr, errors as [class, first line]."""
 
 import numpy as np
 
+from tests.helpers import error  # the recorded [class, first line] of a raised error
+
 
 def show(x):
     """A value as JSON: tensors by dtype, shape and values; SparseTensors and RaggedTensors by their parts."""
@@ -39,15 +41,6 @@ def _plain(v):
 
 def _dims(shape):
     return None if shape.rank is None else [None if d is None else int(d) for d in shape.as_list()]
-
-
-def error(fn):
-    """[error class, first line of the message] of what `fn` raises (None when it returns)."""
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - the class is the recorded result
-        return [type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ""]
-    return None
 
 
 def attempt(fn):

@@ -5,6 +5,8 @@ import math
 
 import numpy as np
 
+from tests.helpers import error  # the recorded [class, first line] of a raised error
+
 RNG = np.random.RandomState(7)
 LOGITS = RNG.randn(6, 3, 5).astype(np.float32)          # [frames, batch, classes]
 BIG = RNG.randn(8, 2, 6).astype(np.float32)
@@ -26,15 +28,6 @@ def values(x, tol=None):
 def sparse(st):
     """A SparseTensor's indices, values and dense shape as lists."""
     return [st.indices.numpy().tolist(), st.values.numpy().tolist(), st.dense_shape.numpy().tolist()]
-
-
-def error(fn):
-    """[error class, first line of the message] of what `fn` raises (None when it returns)."""
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - the class is the recorded result
-        return [type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ""]
-    return None
 
 
 def sp(tf, rows, dtype="int32"):

@@ -8,6 +8,8 @@ import tempfile
 
 import numpy as np
 
+from tests.helpers import error  # the recorded [class, first line] of a raised error
+
 _SCRATCH = tempfile.TemporaryDirectory(prefix="data_more_cases_")  # removed when the process ends
 
 
@@ -50,15 +52,6 @@ def spec(element_spec):
 def elements(dataset, limit=50):
     """The first `limit` elements of a dataset, by structure()."""
     return [structure(e) for e in dataset.take(limit)]
-
-
-def error(fn):
-    """[error class, first line of the message] of what `fn` raises (None when it returns)."""
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - the class is the recorded result
-        return [type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ""]
-    return None
 
 
 def _example(tf, i):

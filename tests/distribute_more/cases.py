@@ -3,17 +3,10 @@
 
 import numpy as np
 
+from tests.helpers import error  # the recorded [class, first line] of a raised error
+
 SHAPES = [[6, 1], [6, 4], [7], [10, 3, 2], [1, 5], [1000, 64], [3, 300], [0, 4], [33, 17]]
 DTYPES = ["float32", "float64", "int8", "bool", "string", "int64", "float16"]
-
-
-def error(fn):
-    """[error class, first line of the message] of what `fn` raises (None when it returns)."""
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - the class is the recorded result
-        return [type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ""]
-    return None
 
 
 def _grid(tf, partitioner, shapes=SHAPES):

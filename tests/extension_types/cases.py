@@ -9,6 +9,8 @@ import typing
 
 import numpy as np
 
+from tests.helpers import error  # the recorded [class, first line] of a raised error
+
 
 def values(x):
     """A tensor's values (rounded), dtype and shape."""
@@ -17,15 +19,6 @@ def values(x):
         [v.decode() if isinstance(v, bytes) else v for v in a.reshape(-1).tolist()]
     return {"dtype": str(getattr(getattr(x, "dtype", None), "name", a.dtype)), "shape": list(a.shape),
             "values": flat}
-
-
-def error(fn):
-    """[error class, first line of the message] of what `fn` raises (None when it returns)."""
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - the class is the recorded result
-        return [type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ""]
-    return None
 
 
 def text(x):

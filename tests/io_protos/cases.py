@@ -8,6 +8,8 @@ import tempfile
 
 import numpy as np
 
+from tests.helpers import error  # the recorded [class, first line] of a raised error
+
 
 def values(x):
     """A tensor's (or array's) values (floats rounded to 6 decimals, bytes as text), with dtype and shape."""
@@ -33,15 +35,6 @@ def describe(x):
     if hasattr(x, "row_splits"):
         return {"flat_values": values(x.values), "row_splits": values(x.row_splits)}
     return values(x)
-
-
-def error(fn):
-    """[error class, first line of the message] of what `fn` raises (None when it returns)."""
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - the class is the recorded result
-        return [type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ""]
-    return None
 
 
 def _feature(tf, kind, *items):

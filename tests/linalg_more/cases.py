@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from tests.helpers import error  # the recorded [class, first line] of a raised error
+
 RNG = np.random.RandomState(5)
 NONSYM = np.array([[4.0, 1.0, 0.5], [0.3, 3.0, 0.2], [0.1, -0.4, 2.0]])
 BATCH = np.stack([NONSYM + 0.3 * RNG.randn(3, 3) for _ in range(2)]) + 2 * np.eye(3)
@@ -34,15 +36,6 @@ def values(x, tol=None):
     else:
         out["values"] = _flat(a)
     return out if tol is None else dict(out, tol=tol)
-
-
-def error(fn):
-    """[error class, first line of the message] of what `fn` raises (None when it returns)."""
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - the class is the recorded result
-        return [type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ""]
-    return None
 
 
 def grads(tf, fn, *arrays):

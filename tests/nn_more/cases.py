@@ -5,6 +5,8 @@ import math
 
 import numpy as np
 
+from tests.helpers import error  # the recorded [class, first line] of a raised error
+
 RNG = np.random.RandomState(11)
 IMG = RNG.randn(2, 5, 6, 3).astype(np.float32)
 SMALL = RNG.randn(1, 4, 5, 2)
@@ -22,15 +24,6 @@ def values(x, tol=None):
     dtype = getattr(x, "dtype", a.dtype)
     out = {"dtype": str(getattr(dtype, "name", dtype)), "shape": list(a.shape), "values": flat}
     return out if tol is None else dict(out, tol=tol)
-
-
-def error(fn):
-    """[error class, first line of the message] of what `fn` raises (None when it returns)."""
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - the class is the recorded result
-        return [type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ""]
-    return None
 
 
 def grads(tf, fn, *arrays):

@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 
+from tests.helpers import error  # the recorded [class, first line] of a raised error
+
 
 def values(x, tol=None):
     """A tensor's values rounded to 6 decimals (strings decoded), with dtype and shape."""
@@ -26,15 +28,6 @@ def values(x, tol=None):
 def kind(x):
     """dtype and shape of a tensor (for samples whose values are not TensorFlow's)."""
     return {"dtype": x.dtype.name, "shape": [int(d) for d in x.shape]}
-
-
-def error(fn):
-    """[error class, first line of the message] of what `fn` raises (None when it returns)."""
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - the class is the recorded result
-        return [type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ""]
-    return None
 
 
 # -- tf.math.sobol_sample: TensorFlow's values ----------------------------------------------------------------
