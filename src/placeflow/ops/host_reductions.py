@@ -17,14 +17,15 @@ _BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 def leading_sum(a, axis, keepdims=False):
     """`a` summed over `axis` when those are its leading axes (not all of them) and `a` is a C-contiguous host
     float32/float64 array of at least ROWS_FOR_BLAS rows; None otherwise (the caller reduces as before)."""
-    if type(a) is not np.ndarray or a.dtype not in _BLAS_FLOATS or a.ndim < 2 or not a.flags.c_contiguous:
+    if type(a) is not np.ndarray or a.size < ROWS_FOR_BLAS or a.ndim < 2 or a.dtype not in _BLAS_FLOATS \
+            or not a.flags.c_contiguous:   # (cheapest first: most reductions are small)
         return None
     axes = sorted({int(i) % a.ndim for i in np.atleast_1d(axis)}) if axis is not None else None
     if axes is None or axes != list(range(len(axes))) or len(axes) == a.ndim:
         return None
     lead = len(axes)
     rows = int(np.prod(a.shape[:lead], dtype=np.int64))
-    if rows < ROWS_FOR_BLAS or not a.size:
+    if rows < ROWS_FOR_BLAS:
         return None
     total = np.ones(rows, a.dtype) @ a.reshape(rows, -1)
     return total.reshape((1,) * lead + a.shape[lead:] if keepdims else a.shape[lead:])
