@@ -117,3 +117,24 @@ def test_host_input_pipelines_still_compute(make_context):
     make_context(PLACEFLOW_SIMULATED_GPUS="1", PLACEFLOW_ESTIMATE="1")
     data = tf.data.Dataset.from_tensor_slices(np.arange(6, dtype=np.float32)).map(lambda v: v * 2.0).batch(3)
     assert [b.numpy().tolist() for b in data] == [[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]]
+
+
+def test_prefetching_is_filled_in_the_callers_thread_as_a_worker_keeps_it_ahead(make_context):
+    """An estimate never depends on how a prefetch worker's copies interleave with the step: while an element is
+    consumed the buffer is full and one more element is in the (would-be) worker's hand, every time."""
+    import threading
+    make_context(PLACEFLOW_SIMULATED_GPUS="1", PLACEFLOW_ESTIMATE="1")
+    produced = []
+
+    def elements():
+        for i in range(8):
+            produced.append((i, threading.current_thread()))
+            yield np.float32(i)
+
+    data = tf.data.Dataset.from_generator(elements, output_signature=tf.TensorSpec([], tf.float32)).prefetch(2)
+    seen = []
+    for value in data:
+        seen.append((float(value.numpy()), len(produced)))
+    assert [v for v, _ in seen] == [float(i) for i in range(8)]
+    assert [n for _, n in seen] == [4, 5, 6, 7, 8, 8, 8, 8]
+    assert {thread for _, thread in produced} == {threading.current_thread()}

@@ -596,6 +596,33 @@ class _DeviceDataset(Dataset):
 
 
 def _prefetching(iterator, size):
+    """The elements of `iterator`, produced up to `size` ahead by a worker thread (shape-only estimation: in the
+    caller's thread, see _prefetched_in_turn)."""
+    from ..config.context import context
+    if context().estimating:
+        return _prefetched_in_turn(iterator, size)
+    return _prefetched_by_worker(iterator, size)
+
+
+def _prefetched_in_turn(iterator, size):
+    """A prefetch buffer as a worker keeps it when the input is ahead of the steps (the buffer full and one more
+    element in the worker's hand while an element is consumed), filled in the caller's thread, so that an estimate
+    never depends on how the worker's copies interleave with the step's allocations."""
+    buffer: list = []
+    try:
+        for element in iterator:
+            buffer.append(element)
+            if len(buffer) > size + 1:
+                yield buffer.pop(0)
+        while buffer:
+            yield buffer.pop(0)
+    finally:
+        close = getattr(iterator, "close", None)
+        if close is not None:
+            close()
+
+
+def _prefetched_by_worker(iterator, size):
     items = queue.Queue(maxsize=size)
     stop = threading.Event()
 
