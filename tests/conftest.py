@@ -9,6 +9,7 @@ from placeflow.config.context import reset_context
 from placeflow.config.cuda_probe import probe_cuda
 from placeflow.api.random import set_seed
 from placeflow.placement.cost_model import forget_measurements
+from placeflow.data import pipeline as data_pipeline
 from placeflow.runtime import op_times
 
 NO_CUDA = {"PLACEFLOW_DISABLE_CUDA": "1"}
@@ -24,6 +25,7 @@ def _fresh_context():
     saved = logger.level, list(logger.handlers), logger.propagate, list(logger.filters), logger.disabled
     yield
     reset_context(dict(NO_CUDA))
+    data_pipeline.disable_debug()   # tf.data's debug mode is process state too
     logger.level, logger.handlers[:], logger.propagate, logger.filters[:], logger.disabled = saved  # any order
 
 

@@ -145,3 +145,25 @@ def test_a_dataset_holds_its_own_copy_of_its_source_and_elements_never_change_it
         assert float(out.numpy()[0, 0]) == pytest.approx(np.exp(-2.0))
     mapped = tf.data.Dataset.from_tensor_slices(np.arange(4.0, dtype=np.float32)).map(lambda x: x * 2.0)
     assert [float(x) for x in mapped] == [0.0, 2.0, 4.0, 6.0] == [float(x) for x in mapped]
+
+
+def test_debug_mode_runs_parallel_maps_and_prefetching_in_the_iterating_thread_one_element_at_a_time():
+    """tf.data.experimental.enable_debug_mode, as in TF: no asynchrony or parallelism in any pipeline after it."""
+    import threading
+    threads, produced = set(), []
+
+    def source():
+        for i in range(6):
+            produced.append(i)
+            yield i
+
+    tf.data.experimental.enable_debug_mode()
+    data = (tf.data.Dataset.from_generator(source, output_signature=tf.TensorSpec([], tf.int64))
+            .map(lambda x: tf.py_function(lambda v: (threads.add(threading.current_thread()), v * 2)[1], [x],
+                                          tf.int64), num_parallel_calls=4)
+            .prefetch(3))
+    seen = []
+    for value in data:
+        seen.append((int(value.numpy()), len(produced)))
+    assert seen == [(0, 1), (2, 2), (4, 3), (6, 4), (8, 5), (10, 6)]
+    assert threads == {threading.current_thread()}

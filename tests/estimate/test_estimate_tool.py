@@ -125,21 +125,20 @@ def _keras_mirrored(replicas):
 
 @pytest.mark.parametrize("replicas", [2, 4])
 def test_keras_fit_under_mirrored_strategy_peaks_on_every_replica_as_the_real_run(make_context, replicas):
-    """Steps run in the caller's thread (inter-op threads -1): every replica peaks as the real run within 5%. The
-    rest is the input pipeline's thread, which copies each replica's batch to its device in its own order (the
-    real runs' own peaks differ by up to 3.5% from run to run on a loaded machine; the estimate fills the prefetch
-    buffer in the caller's thread, so it is the same every time). With a thread per device program, real runs'
-    peaks vary far more with the threads' interleaving (9.0 to 10.9 MB on GPU:0 between runs of one program)."""
+    """Steps run in the caller's thread (inter-op threads -1) and the input pipeline too (tf.data's debug mode):
+    every replica peaks exactly as the real run. Without debug mode the pipeline's worker copies each replica's
+    batch to its device in its own order: real runs' peaks then moved between 8.23 and 9.33 MB on GPU:0 on a loaded
+    machine, while the estimate fills the prefetch buffer in the caller's thread, the same every run (8.35 MB).
+    With a thread per device program, real runs' peaks vary more still (9.0 to 10.9 MB on GPU:0)."""
     build = _keras_mirrored(replicas)
     make_context(PLACEFLOW_SIMULATED_GPUS=str(replicas))
+    tf.data.experimental.enable_debug_mode()
     step = build()
     for _ in range(2):
         step()
     real = [tf.config.experimental.get_memory_info(f"GPU:{i}")["peak"] for i in range(replicas)]
     result = estimate_tool.estimate(build, gpus=f"{replicas}:4GiB:H100", steps=2)
-    assert result.fits and len(result.devices) == replicas
-    for device, peak in zip(result.devices, real):
-        assert abs(device.peak - peak) <= 0.05 * peak, (device.device, device.peak, real)
+    assert result.fits and [device.peak for device in result.devices] == real
     assert result.step_phases["all-reduce"] > 0 and result.step_phases["compute"] > result.step_phases["all-reduce"]
 
 

@@ -193,8 +193,9 @@ class Dataset(GroupingTransformations, tf_types.DatasetV2):
             make = lambda: (call(element) for element in self._make_elements())  # noqa: E731
         else:
             ordered = deterministic is None or bool(deterministic)
-            make = lambda: pipeline.parallel_map(self._make_elements(), call, width, ordered,  # noqa: E731
-                                                 on_source_error=_source_error)
+            make = lambda: (map(call, self._make_elements()) if pipeline.debugging()  # noqa: E731
+                            else pipeline.parallel_map(self._make_elements(), call, width, ordered,
+                                                       on_source_error=_source_error))
         mapped = Dataset(make, self._cardinality)
         mapped._spec_rule = lambda: _traced_spec(map_func, self.element_spec)
         return mapped
@@ -597,8 +598,10 @@ class _DeviceDataset(Dataset):
 
 def _prefetching(iterator, size):
     """The elements of `iterator`, produced up to `size` ahead by a worker thread (shape-only estimation: in the
-    caller's thread, see _prefetched_in_turn)."""
+    caller's thread, see _prefetched_in_turn; tf.data's debug mode: each when it is asked for)."""
     from ..config.context import context
+    if pipeline.debugging():
+        return iter(iterator)
     if context().estimating:
         return _prefetched_in_turn(iterator, size)
     return _prefetched_by_worker(iterator, size)

@@ -12,6 +12,7 @@ import numpy as np
 from ..api.lookup import _Initializer
 from ..framework import errors
 from ..framework.refusals import not_implemented
+from . import pipeline
 from .dataset import AUTOTUNE, Dataset, _call_eagerly, _leaves, _spec_of
 
 SHARD_HINT = -1  # tf.data.experimental.SHARD_HINT: a shard count the runtime fills in (placeflow: -1, as TF)
@@ -317,18 +318,15 @@ class DatasetInitializer(_Initializer):
                 np.asarray([v for _, v in pairs], dtype=kinds[1]))
 
 
-_DEBUG_MODE = [False]
-
-
 def enable_debug_mode():
-    """tf.data debug mode. In placeflow, map/filter/scan functions always run eagerly, in Python, once per
-    element (plus one trace of a map function when its element_spec is first needed, as TF traces it once
-    in debug mode too): so this only records that debug mode is on. Unlike TF's debug mode, num_parallel_calls
-    still runs calls on the shared thread pool (results in order unless deterministic=False)."""
+    """tf.data debug mode, for this process from now on: parallel map calls run one at a time in the iterating
+    thread and prefetching fetches each element when it is asked for (no worker thread), as in TF. map/filter/scan
+    functions always run eagerly in placeflow (plus one trace of a map function when its element_spec is first
+    needed, as TF traces it once in debug mode too)."""
     from ..framework import graph_mode
     if graph_mode.active() is not None:
         raise ValueError("`enable_debug_mode() is only supported in eager mode.")
-    _DEBUG_MODE[0] = True
+    pipeline.enable_debug()
 
 
 # -- refused by name -----------------------------------------------------------------------------------------------

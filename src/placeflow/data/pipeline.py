@@ -2,7 +2,8 @@
 elements; Dataset (dataset.py) chains them and tracks cardinality and element specs.
 
 Parallel map calls run on one process-wide thread pool, and prefetching passes on reused worker threads
-(`prefetch_workers`), so iterating a dataset again never starts threads of its own.
+(`prefetch_workers`), so iterating a dataset again never starts threads of its own. In tf.data's debug mode
+(`enable_debug`) both run in the iterating thread, one element at a time, as TF's debug mode does.
 """
 
 from __future__ import annotations
@@ -16,6 +17,23 @@ import numpy as np
 
 _pool = None
 _pool_lock = threading.Lock()
+_debug = threading.Event()
+
+
+def enable_debug() -> None:
+    """tf.data.experimental.enable_debug_mode: from now on, in this process, every pipeline runs synchronously."""
+    _debug.set()
+
+
+def disable_debug() -> None:
+    """Turn debug mode off again (placeflow's tests, so that each test starts as a fresh process would; TF has no
+    public way back)."""
+    _debug.clear()
+
+
+def debugging() -> bool:
+    """Whether tf.data's debug mode is on (parallel maps run one call at a time, prefetching fetches on demand)."""
+    return _debug.is_set()
 
 
 def shared_pool():
