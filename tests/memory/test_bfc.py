@@ -216,3 +216,28 @@ def test_random_allocate_free_sequences_keep_every_invariant(ops, growth, limit)
     for region in allocator.regions:  # all freed: one free chunk per region
         assert region.first.state == FREE and region.first.size == region.size and region.first.next is None
     assert allocator.in_use == 0
+
+
+def test_trim_gives_back_the_unused_tail_of_a_best_fit_chunk_and_coalesces_it():
+    allocator = make(growth=False)
+    first = allocator.allocate(7 * MIB)
+    allocator.allocate(MIB)                       # a neighbour keeps the 7 MiB chunk from merging away
+    allocator.free(first)
+    value = allocator.allocate(4 * MIB)           # best fit: the 7 MiB chunk, not split (3 MiB < 4 MiB)
+    assert value.size == 7 * MIB and allocator.in_use == 8 * MIB
+    assert allocator.trim(value) == 3 * MIB
+    assert value.size == 4 * MIB and allocator.in_use == 5 * MIB
+    tail = value.next
+    assert tail.state == FREE and tail.ptr == value.ptr + 4 * MIB and tail.size == 3 * MIB
+    check_invariants(allocator)
+    assert allocator.trim(value) == 0             # nothing left to give back
+    allocator.free(value)
+    check_invariants(allocator)
+
+
+def test_trim_leaves_a_freed_chunk_alone():
+    allocator = make()
+    chunk = allocator.allocate(MIB)
+    allocator.free(chunk)
+    assert allocator.trim(chunk) == 0
+    check_invariants(allocator)

@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 import placeflow as tf
+from placeflow.config.context import context
+from placeflow.runtime import registry
 
 MIB = 1 << 20
 SIDE = 1024                      # a 1024x1024 float32 tensor: 4 MiB
@@ -89,6 +91,36 @@ def test_forwarding_never_writes_a_buffer_anything_else_holds(make_context):
     np.testing.assert_array_equal(const.numpy(), data * 2)
 
 
+def test_the_dataflow_runner_never_writes_a_buffer_anything_else_holds(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="1")
+    data = _data(8)
+    x = tf.constant(data)
+    v = tf.Variable(data)
+
+    @tf.function
+    def step(x):
+        busy = tf.matmul(x, x), tf.matmul(x, x * 0.5)  # two expensive nodes: the dataflow runner takes the step
+        doubled = x * 2.0
+        flat = tf.reshape(doubled, [-1])             # a view of doubled's buffer, fetched
+        plus = doubled + 1.0                         # doubled dies here, but the view still holds its buffer
+        from_var = v * 1.0 + 1.0                     # the read dies at the Mul: the variable's buffer stays
+        inner = x * 3.0
+        return busy, flat, plus, from_var, inner, inner - 1.0, x + 0.0
+
+    for _ in range(3):
+        _, flat, plus, from_var, inner, less, same = step(x)
+        np.testing.assert_array_equal(flat.numpy(), (data * 2).reshape(-1))
+        np.testing.assert_array_equal(plus.numpy(), data * 2 + 1)
+        np.testing.assert_array_equal(from_var.numpy(), data * np.float32(1.0) + np.float32(1.0))
+        np.testing.assert_array_equal(inner.numpy(), data * 3)
+        np.testing.assert_array_equal(less.numpy(), data * 3 - 1)
+        np.testing.assert_array_equal(same.numpy(), data)
+    plan = step.get_concrete_function(x)._plan
+    assert plan.parallel and not plan.per_device
+    np.testing.assert_array_equal(v.numpy(), data)
+    np.testing.assert_array_equal(x.numpy(), data)
+
+
 def test_session_step_frees_at_last_use_and_forwards(make_context):
     make_context(PLACEFLOW_SIMULATED_GPUS="1")
     data = _data(2)
@@ -124,7 +156,7 @@ def test_per_device_programs_free_values_on_each_device(make_context):
         assert figures[device] == (BUFFER, BUFFER, 0), device  # the product, written in place by the chain
 
 
-def test_dataflow_runner_drops_each_value_after_its_last_reader(make_context):
+def test_dataflow_runner_drops_each_value_after_its_last_reader_and_forwards(make_context):
     make_context(PLACEFLOW_SIMULATED_GPUS="1")
     x = tf.constant(_data(5))
 
@@ -137,8 +169,13 @@ def test_dataflow_runner_drops_each_value_after_its_last_reader(make_context):
     peak, held, left = _step_figures(lambda: branches(x), ["GPU:0"])["GPU:0"]
     plan = branches.get_concrete_function(x)._plan
     assert plan.parallel and not plan.per_device
-    # each branch holds at most its input and its output at a time; the whole step made 15 buffers
+    # each branch holds at most its input and its output at a time
     assert peak <= 5 * BUFFER and left == 0
+    allocator = registry.find(context(), "/job:localhost/replica:0/task:0/device:GPU:0").memory.allocator
+    before = allocator.stats()["num_allocs"]
+    branches(x)
+    # x * 0.5, the two products, 2 scalar sums, their sum: each chain writes into its product (forwarding)
+    assert allocator.stats()["num_allocs"] - before == 6
     expected = 0.0
     for y in (_data(5) @ _data(5), _data(5) @ (_data(5) * np.float32(0.5))):
         expected += float(_chain_numpy(y, 6).sum(dtype=np.float64))

@@ -105,18 +105,19 @@ def bind(node, env, names, dying=()):
     if kind == "noop":
         names[i] = "None"
         return None
-    env[f"N{i}"] = _forwarding_call(node, dying) or node.call
+    env[f"N{i}"] = forwarding_call(node, dying) or node.call
     args = ", ".join(ref(names, s, p) for s, p in node.inputs)
     return f"v{i} = N{i}({args})"
 
 
-def _forwarding_call(node, dying):
-    """The node's forwarding callable when an input it may write into dies at it, else None."""
+def forwarding_call(node, dying, sole=None):
+    """The node's forwarding callable when an input it may write into dies at it (`dying`: the values it reads
+    last), else None. `sole`: runtime/forwarding.py's, for a caller other than a generated line."""
     writable = liveness.forwarded_into(node, dying)
     if not writable:
         return None
     return node.device.forwarding_node_call(node.type, node.forward[0], node.attrs, writable, node.name,
-                                            getattr(node.op, "dtype", None))
+                                            getattr(node.op, "dtype", None), sole=sole)
 
 
 def clear_plan_frames(exc) -> None:

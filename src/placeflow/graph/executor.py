@@ -20,7 +20,7 @@ import time
 
 from ..framework import errors
 from ..placement import cost_model_placer
-from ..runtime import kernel_errors, step_clock
+from ..runtime import forwarding, kernel_errors, step_clock
 from ..ops.collective import COLLECTIVE_OPS
 from . import codegen, device_programs, interrupts, liveness
 from . import lanes as lanes_module
@@ -51,6 +51,27 @@ def _run(plan, feed_values, lanes, collector, host_threads) -> list:
         fetched = _run_inline(plan, feed_values, collector)
     _count_host_transients(plan)
     return fetched
+
+
+def _pass_inputs(call, values, inputs, dying):
+    """`call` on `inputs` read from `values` ((source, port) pairs), the `dying` sources dropped from `values`
+    first: the one way the dataflow runner passes a forwarding node its inputs (calibrated below)."""
+    args = [values[s] if p is None else values[s][p] for s, p in inputs]
+    for source in dying:
+        values[source] = None
+    return call(*args)
+
+
+_sole_refs = None
+
+
+def _passed_sole_refs() -> int:
+    """The reference count a forwarding call sees for an input only `_pass_inputs` holds, measured once."""
+    global _sole_refs
+    if _sole_refs is None:
+        _sole_refs = forwarding.sole_refs_when_passed_by(
+            lambda call, make: _pass_inputs(call, [make()], [(0, None)], [0]))
+    return _sole_refs
 
 
 def _modelled(plan) -> bool:
@@ -244,6 +265,28 @@ class _Step:
             if finished:
                 self.done.set()
 
+    def _forwarding(self, node):
+        """The node's forwarding callable when an input it may write into is read by no other node still to
+        run (readers only count down, so no other reader can start after this check), else None."""
+        readers, nodes = self.readers, self.plan.nodes
+        dying = {s for p in node.forward[1] for s, port in (node.inputs[p],)
+                 if port is None and readers[s] == 1 and nodes[s].kind not in ("const", "feed")}
+        if not dying:
+            return None
+        key = (node.index, frozenset(dying))
+        calls = self.plan.forwarding_calls
+        if key not in calls:
+            calls[key] = codegen.forwarding_call(node, dying, sole=_passed_sole_refs())
+        return calls[key]
+
+    def _forward(self, node, call):
+        """Run `call` on the node's inputs, the step no longer holding the dying ones (the forwarding call writes
+        into one only if nothing else holds it: a variable, a view, the caller)."""
+        values = self.values
+        dying = [s for p in node.forward[1] for s, port in (node.inputs[p],)
+                 if port is None and self.readers[s] == 1 and self.plan.nodes[s].kind not in ("const", "feed")]
+        return _pass_inputs(call, values, node.inputs, dying)
+
     def _release_inputs(self, node) -> None:
         """Drop the values whose last reader `node` was, and its own if nothing reads it (under the lock)."""
         if node.kind in liveness.NO_VALUE_KINDS:
@@ -259,7 +302,8 @@ class _Step:
     def _compute(self, node) -> None:
         start = time.perf_counter_ns()
         try:
-            self.values[node.index] = compute(node, self.values)
+            call = self._forwarding(node) if node.forward is not None and self.collector is None else None
+            self.values[node.index] = compute(node, self.values) if call is None else self._forward(node, call)
         except BaseException as exc:  # noqa: BLE001 - the first error (an interrupt too) cancels the step
             with self.lock:
                 if self.error is not None:

@@ -79,6 +79,7 @@ class Plan:
         self.inline = None          # generated single-thread step function (codegen)
         self.inline_traced = None   # the same with step statistics
         self.device_programs: dict = {}  # (traced, host threads) -> compiled per-device programs
+        self.forwarding_calls: dict = {}  # (node index, dying inputs) -> the dataflow runner's forwarding callable
         self.host_transients: list = []  # (host memory, bytes its kernel nodes make per step)
         self.record = None               # the placement report's record of this plan's ops
 

@@ -109,4 +109,8 @@ def write_variable(op_type: str, var, kernel, attrs: dict, value) -> None:
                                      if in_place else attrs, var.name)
         finally:
             end_write(var)
+        if result is not var._value and op_type == "AssignVariableOp":
+            trim = getattr(var._device.memory, "trim", None)
+            if trim is not None and isinstance(result, np.ndarray):
+                trim(result)
         var._value = result

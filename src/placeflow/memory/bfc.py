@@ -139,6 +139,24 @@ class BFCAllocator:
         finally:
             self._release()
 
+    def trim(self, chunk: Chunk) -> int:
+        """Give back the tail of an in-use chunk that its request does not use (a best-fit chunk up to twice
+        its size is not split when taken); returns the bytes given back."""
+        with self._lock:
+            if chunk.state != IN_USE:
+                return 0
+            size = (chunk.requested + 255) & ~255 or MIN_ALLOCATION
+            rest = chunk.size - size
+            if rest < MIN_ALLOCATION:
+                return 0
+            tail = Chunk(chunk.ptr + size, rest, chunk.region, chunk, chunk.next)
+            if chunk.next is not None:
+                chunk.next.prev = tail
+            chunk.next, chunk.size = tail, size
+            self.in_use -= rest
+            self._coalesce_and_bin(tail)
+            return rest
+
     def fits(self, nbytes: int) -> bool:
         """Whether `nbytes` more could fit under the limit now (ignoring fragmentation)."""
         if self.pending:

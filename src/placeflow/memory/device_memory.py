@@ -109,6 +109,19 @@ class DeviceMemory:
         if self._owners.get(owner.key) is owner:
             del self._owners[owner.key]
 
+    def trim(self, array) -> int:
+        """Give back the unused tail of the chunk holding `array`'s buffer (a variable's new value adopted from
+        an op's output keeps only what it uses); the bytes given back."""
+        if self._owners is None:   # the host's memory: counted, not allocated in chunks
+            return 0
+        root = array
+        while isinstance(getattr(root, "base", None), np.ndarray):
+            root = root.base
+        owner = self._owners.get(id(root))
+        if owner is None or owner() is not root or not hasattr(self.allocator, "trim"):
+            return 0
+        return self.allocator.trim(owner.chunk)
+
     def cupy_malloc(self, size: int):
         """CuPy allocator hook: a MemoryPointer into this device's pool."""
         import cupy

@@ -78,11 +78,13 @@ class Device:
             return lambda *args: _charged(charge, fn(xp, *args, **attrs))
         return lambda *args: _charged(charge, fn(xp, *args))
 
-    def forwarding_node_call(self, op: str, kernel, attrs, positions, name=None, dtype=None):
+    def forwarding_node_call(self, op: str, kernel, attrs, positions, name=None, dtype=None, sole=None):
         """A plan node's callable that writes into a dying input at `positions` when nothing else holds it
-        (runtime/forwarding.py), else runs as `node_call`: the forwarded buffer is charged already."""
+        (runtime/forwarding.py; `sole` as there), else runs as `node_call`: the forwarded buffer is charged
+        already."""
         into = functools.partial(kernel.forward, self.xp, **attrs)
-        return forwarding_call(self.node_call(op, kernel.fn, attrs, kernel.presize), into, positions, np.ndarray)
+        return forwarding_call(self.node_call(op, kernel.fn, attrs, kernel.presize), into, positions, np.ndarray,
+                               sole=sole)
 
     def check_fits(self, shape, dtype) -> None:
         """Refuse an output of `shape` and `dtype` before it is allocated (host: NumPy raises MemoryError)."""
@@ -205,14 +207,14 @@ class CudaGPU(Device):
                 return fn(xp, *args, **attrs)
         return call
 
-    def forwarding_node_call(self, op, kernel, attrs, positions, name=None, dtype=None):
+    def forwarding_node_call(self, op, kernel, attrs, positions, name=None, dtype=None, sole=None):
         """A plan node on this GPU that writes into a dying CuPy input when nothing else holds it."""
         xp, activate, forward = self.xp, self.activate, kernel.forward
 
         def into(out, *args):
             with activate():
                 return forward(xp, out, *args, **attrs)
-        return forwarding_call(self.node_call(op, kernel.fn, attrs), into, positions, xp.ndarray)
+        return forwarding_call(self.node_call(op, kernel.fn, attrs), into, positions, xp.ndarray, sole=sole)
 
     def upload(self, host_value):
         """A copy of `host_value` in this GPU's pool."""

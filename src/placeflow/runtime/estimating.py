@@ -252,7 +252,7 @@ def _elements(shape) -> int:
     return int(np.prod(shape, dtype=np.int64)) if shape else 1
 
 
-def forwarding_call(device, op, kernel, attrs, positions, name=None, dtype=None):
+def forwarding_call(device, op, kernel, attrs, positions, name=None, dtype=None, sole=None):
     """A plan node's callable that forwards into a dying input as a real run does (runtime/forwarding.py): a
     shape-only input that owns its buffer becomes the output itself; a real one is written into."""
     normal = device.node_call(op, kernel.fn, attrs, kernel.presize, name=name, dtype=dtype)
@@ -263,7 +263,7 @@ def forwarding_call(device, op, kernel, attrs, positions, name=None, dtype=None)
             step_clock.ran(device, op, args, out, attrs, dtype, name, True)
             return out
         return real_into(out, *args)
-    return forwarding.forwarding_call(normal, into, positions, owns=_owns_its_buffer)
+    return forwarding.forwarding_call(normal, into, positions, owns=_owns_its_buffer, sole=sole)
 
 
 def _owns_its_buffer(array) -> bool:
@@ -287,9 +287,9 @@ class _Estimating:
         real = super().run
         return lambda *args: run(self, real, op, fn, args, attrs, name, presize, dtype, True)
 
-    def forwarding_node_call(self, op, kernel, attrs, positions, name=None, dtype=None):
+    def forwarding_node_call(self, op, kernel, attrs, positions, name=None, dtype=None, sole=None):
         """A plan node's callable that forwards into a dying input (shape-only or real)."""
-        return forwarding_call(self, op, kernel, attrs, positions, name, dtype)
+        return forwarding_call(self, op, kernel, attrs, positions, name, dtype, sole)
 
     def to_host(self, array) -> np.ndarray:
         """The data of a real array; a shape-only one reads as zeros when asked for, else refuses."""

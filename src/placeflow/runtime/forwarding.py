@@ -23,12 +23,13 @@ import numpy as np
 _sole_refs = None
 
 
-def forwarding_call(normal, into, positions, array_type=np.ndarray, owns=None):
+def forwarding_call(normal, into, positions, array_type=np.ndarray, owns=None, sole=None):
     """A node's callable: `into(out, *args)` writing into the first input at `positions` that only the
     calling plan line holds, else `normal(*args)` (which allocates its output). `owns(array)`, when given,
     replaces the check that an input is a writeable array of `array_type` owning its memory (shape-only
-    estimation: runtime/estimating.py)."""
-    sole = sole_owner_refs()
+    estimation: runtime/estimating.py). `sole`: the reference count of an input held by nothing but its caller
+    when the caller passes values otherwise than a generated plan line does (`sole_refs_when_passed_by`)."""
+    sole = sole_owner_refs() if sole is None else sole
     if owns is not None:
         return _make_owned(normal, into, tuple(positions), sole, owns)
     return _make(normal, into, tuple(positions), sole, array_type)
@@ -69,27 +70,39 @@ def sole_owner_refs() -> int:
     return _sole_refs
 
 
-_PROBE = "def step(M):\n    v0 = M()\n    v1 = N1(v0); del v0\n    return v1\n"
+_PROBE = "def step(N1, M):\n    v0 = M()\n    v1 = N1(v0); del v0\n    return v1\n"
 
 
-def _forwarded(sole: int, extra_owner: bool) -> bool:
+def sole_refs_when_passed_by(pass_value) -> int:
+    """The reference count a forwarding callable sees for an array held only by a caller that passes it as
+    `pass_value(call, make)` does (`make()` gives the array, `call` takes it as its one argument); 0 (never
+    forward) if that cannot be told apart from an array with one more owner."""
+    for sole in range(1, 16):
+        if _forwarded(sole, False, pass_value):
+            return 0 if _forwarded(sole, True, pass_value) else sole
+    return 0
+
+
+def _forwarded(sole: int, extra_owner: bool, pass_value) -> bool:
     held = []
-    env = {"N1": _make(lambda *a: False, lambda out, *a: True, (0,), sole, np.ndarray)}
-    exec(compile(_PROBE, "<placeflow forwarding probe>", "exec"), env)  # noqa: S102 - a fixed probe
+    call = _make(lambda *a: False, lambda out, *a: True, (0,), sole, np.ndarray)
 
     def make():
         array = np.empty(4)
         if extra_owner:
             held.append(array)
         return array
-    return env["step"](make)
+    return pass_value(call, make)
+
+
+def _generated_line(call, make):
+    env: dict = {}
+    exec(compile(_PROBE, "<placeflow forwarding probe>", "exec"), env)  # noqa: S102 - a fixed probe
+    return env["step"](call, make)
 
 
 def _measure() -> int:
-    for sole in range(1, 16):
-        if _forwarded(sole, False):
-            return 0 if _forwarded(sole, True) else sole
-    return 0
+    return sole_refs_when_passed_by(_generated_line)
 
 
 def value_held_only_by(holder) -> bool:
