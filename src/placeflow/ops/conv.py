@@ -116,12 +116,32 @@ def _conv2d(xp, x, w, strides=(1, 1, 1, 1), padding="VALID"):
     return out.astype(x.dtype, copy=False)
 
 
+NARROW = 16   # host inputs with fewer channels than this are copied into columns tap by tap (_columns_by_tap)
+
+
 def _columns(xp, x, kh, kw, strides, padding):
     """im2col: the windows as rows [N * OH * OW, kh * kw * C] (kh, kw, C order, as HWIO filters), and (N, OH, OW)."""
+    if xp is np and x.shape[3] < NARROW:
+        return _columns_by_tap(x, kh, kw, strides, padding)
     patches = _patches(xp, x, kh, kw, strides, padding)  # n, oh, ow, c, kh, kw
     n, oh, ow = patches.shape[:3]
     rows = patches.transpose(0, 1, 2, 4, 5, 3).reshape(n * oh * ow, kh * kw * x.shape[3])
     return rows, (n, oh, ow)
+
+
+def _columns_by_tap(x, kh, kw, strides, padding):
+    """_columns for few channels: NumPy copies a window's C entries (C < NARROW) in an inner loop too short to
+    pay for itself, so the columns are built transposed, [kh, kw, C, N, OH, OW], one filter tap at a time from a
+    channel-major copy of the input (inner loops OW long); the rows are that array's transpose (a view)."""
+    padded, _ = _padded(np, x, kh, kw, strides, padding)
+    n, c = x.shape[0], x.shape[3]
+    oh, ow = output_size(x.shape[1], kh, strides[1], padding), output_size(x.shape[2], kw, strides[2], padding)
+    channels = np.ascontiguousarray(padded.transpose(3, 0, 1, 2))   # c, n, h, w
+    columns = np.empty((kh, kw, c, n, oh, ow), x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            columns[i, j] = channels[:, :, i:i + strides[1] * oh:strides[1], j:j + strides[2] * ow:strides[2]]
+    return columns.reshape(kh * kw * c, n * oh * ow).T, (n, oh, ow)
 
 
 def _backprop_input(xp, w, g, input_sizes, strides, padding):
@@ -226,18 +246,26 @@ def _max_pool(xp, x, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
 
 
 def _max_pool_grad_tiled(xp, x, g, tiles, ksize):
-    """MaxPoolGrad for tiling windows: each window's gradient to its first (row-major) maximum."""
+    """MaxPoolGrad for tiling windows: each window's gradient to its first (row-major) maximum (ties are common:
+    a window of ReLU's zeros), in at most four passes a tile, each writing into a buffer it owns."""
     best = tiles[0][2].copy()
     for _, _, view in tiles[1:]:
         xp.maximum(best, view, out=best)
     out = xp.zeros(x.shape, g.dtype)
-    taken = xp.zeros(best.shape, bool)
     kh, kw = ksize[1], ksize[2]
     oh, ow = best.shape[1], best.shape[2]
-    for i, j, view in tiles:
-        first = (view == best) & ~taken
-        out[:, i:oh * kh:kh, j:ow * kw:kw] = xp.where(first, g, 0)
-        taken |= first
+    hits, taken = xp.empty(best.shape, bool), None
+    for number, (i, j, view) in enumerate(tiles):
+        xp.equal(view, best, out=hits)
+        if taken is not None:
+            xp.greater(hits, taken, out=hits)          # a maximum no earlier entry of its window was
+        xp.multiply(hits, g, out=out[:, i:oh * kh:kh, j:ow * kw:kw])
+        if number == len(tiles) - 1:
+            break
+        if taken is None:
+            taken, hits = hits, xp.empty(best.shape, bool)
+        else:
+            xp.logical_or(taken, hits, out=taken)
     return out
 
 
