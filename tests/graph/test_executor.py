@@ -10,6 +10,7 @@ import pytest
 
 import placeflow as tf
 from placeflow.python.client import timeline
+from placeflow.graph import intra_op
 
 FULL_TRACE = tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE)
 
@@ -277,3 +278,56 @@ def test_lanes_are_shared_across_sessions_unless_per_session(make_context):
     for worker in workers:
         worker.join(timeout=5)
     assert not any(w.is_alive() for w in workers)
+
+
+def _blas_threads_seen_by_a_step(make_context, side, **config):
+    """The BLAS thread count while a function's step (a side x side matmul, then a Python callback) runs, the
+    plan's one_blas_thread, and the count after the step."""
+    make_context(**config)
+    seen = []
+
+    def record(value):
+        seen.append(intra_op.blas_threads())
+        return value
+
+    @tf.function
+    def step(x):
+        return tf.py_function(record, [tf.matmul(x, x)], tf.float32)
+
+    x = tf.constant(np.ones((side, side), np.float32))
+    step(x)
+    return seen[-1], step.get_concrete_function(x)._plan.one_blas_thread, intra_op.blas_threads()
+
+
+@pytest.mark.usefixtures("two_blas_threads")
+def test_a_step_whose_blas_calls_are_all_small_runs_them_on_one_blas_thread_and_restores_the_count(make_context):
+    """A 64x64 matmul (0.5 MFLOP) gains nothing from a second BLAS thread, whose spinning after it would slow
+    the step's other kernels: one thread while the step runs, two again after."""
+    during, flagged, after = _blas_threads_seen_by_a_step(make_context, 64)
+    assert (during, flagged, after) == (1, True, 2)
+
+
+@pytest.mark.usefixtures("two_blas_threads")
+def test_a_step_with_a_large_matmul_keeps_every_blas_thread(make_context):
+    during, flagged, after = _blas_threads_seen_by_a_step(make_context, 512)   # 268 MFLOP
+    assert (during, flagged, after) == (2, False, 2)
+
+
+@pytest.mark.usefixtures("two_blas_threads")
+def test_a_simulated_gpu_step_keeps_the_blas_threads_a_gpu_step_would_not_touch(make_context):
+    during, flagged, _ = _blas_threads_seen_by_a_step(make_context, 64, PLACEFLOW_SIMULATED_GPUS="1")
+    assert (during, flagged) == (2, False)
+
+
+@pytest.mark.usefixtures("two_blas_threads")
+@pytest.mark.parametrize("configured,expected", [(0, 1), (2, 2)])
+def test_configured_intra_op_threads_win_over_the_small_call_rule(make_context, configured, expected):
+    make_context()
+    seen = []
+    with tf.compat.v1.Graph().as_default():
+        x = tf.constant(np.ones((64, 64), np.float32))
+        fetch = tf.compat.v1.py_func(lambda v: seen.append(intra_op.blas_threads()) or v, [tf.matmul(x, x)],
+                                     tf.float32)
+        config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=configured)
+        tf.compat.v1.Session(config=config).run(fetch)
+    assert seen == [expected]

@@ -3,7 +3,9 @@
 OpenBLAS and MKL thread counts are process-wide (there is no per-thread setting), so placeflow
 sets them with threadpoolctl (an optional, well-kept library that finds the BLAS NumPy loaded):
 from `intra_op_parallelism_threads` when configured, else, while a parallel step runs k expensive
-kernels at once, to cores // k so concurrent kernels do not oversubscribe the cores.
+kernels at once, to cores // k so concurrent kernels do not oversubscribe the cores, and to one
+while an inline step whose BLAS calls are all small runs (its BLAS workers would spin on the cores
+its other kernels need).
 """
 
 from __future__ import annotations
@@ -106,6 +108,22 @@ def limited_for(concurrent_kernels: int, configured: int):
         return
     libraries = [lib for lib in controller.lib_controllers if lib.user_api == "blas"]
     _limit.enter(libraries, max(1, _CORES // concurrent_kernels))
+    try:
+        yield
+    finally:
+        _limit.exit(libraries)
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """BLAS on one thread while an inline step whose BLAS calls are all small runs (partition.Plan.one_blas_thread):
+    the lowest wish of the steps running at once wins, and the last to finish restores the count."""
+    controller = _blas()
+    if controller is None:
+        yield
+        return
+    libraries = [lib for lib in controller.lib_controllers if lib.user_api == "blas"]
+    _limit.enter(libraries, 1)
     try:
         yield
     finally:

@@ -71,6 +71,7 @@ class Plan:
         self.has_collectives = False  # collective nodes: always per-device programs
         self.writes_state = False   # writes variables: Ctrl-C waits for the step to finish (interrupts)
         self.width = 1              # how many expensive nodes can run at once
+        self.one_blas_thread = False  # every BLAS call small, on this host's CPU: run it with one BLAS thread
         self.pending: list = []     # per node: inputs still to come once constants and feeds are in
         self.readers = None         # per node: nodes reading its value (+1 if fetched), for the dataflow runner
         self.order = None           # the inline step's node order (schedule.inline_order)
@@ -117,6 +118,7 @@ def build_plan(ops, placed, fetches, feeds, store=None, reasons=None) -> Plan:
     plan.host_transients = _host_transients(plan)
     plan.record = report.remember_plan(_report_rows(plan, reasons or {}) + _segment_rows(segments, placed, reasons))
     plan.width = _useful_width(plan)
+    plan.one_blas_thread = _small_blas_calls_only(plan)
     # collective nodes block until every device's node arrives: they need one thread per device lane
     plan.writes_state = any(n.kind in WRITE_KINDS for n in plan.nodes)
     plan.has_collectives = any(n.type in COLLECTIVE_OPS for n in plan.nodes)
@@ -410,6 +412,23 @@ def _computes_with_host_blas(device) -> bool:
     return device.device_type == "CPU" and device.host_backed
 
 
+SMALL_BLAS_FLOPS = 32e6   # a matmul or convolution under this (about 0.3 ms on one core) gains little from more
+
+
+def _small_blas_calls_only(plan) -> bool:
+    """Whether the plan runs on this host's CPU alone, while BLAS runs several threads, and each of its matmuls
+    and convolutions is small (under SMALL_BLAS_FLOPS). A second BLAS thread saves little on such a call, and
+    after it the BLAS workers spin, waiting for the next call, on the cores the step's other kernels need (a
+    small CNN's training step took 1.4x as long as with one BLAS thread): the step runs with one."""
+    if not intra_op.blas_spreads_kernels():
+        return False
+    devices = {n.device for n in plan.nodes if n.kind == "kernel"}
+    if len(devices) != 1 or not _computes_with_host_blas(next(iter(devices))):
+        return False
+    flops = [cost.flops for cost in map(_cost, plan.nodes) if cost is not None and cost.matmul]
+    return bool(flops) and max(flops) < SMALL_BLAS_FLOPS
+
+
 def _matmul_bound(plan) -> bool:
     """Whether the plan's matmuls take at least as long as its other expensive kernels, as the host CPU's
     performance model puts them (FLOPs and bytes over its rates)."""
@@ -421,13 +440,27 @@ def _matmul_bound(plan) -> bool:
 
 
 def _modelled_seconds(op, model) -> float:
+    try:
+        cost = op_costs.op_cost(*_cost_arguments(op))
+        return op_costs.op_time(model, cost, numpy_dtype(op.dtype))
+    except (TypeError, ValueError, IndexError):   # attributes or (unknown-rank) shapes the rules cannot read
+        return 0.0
+
+
+def _cost(node):
+    """The cost rules' Cost of an expensive node's op, or None (cheap, no op, or rules that cannot read it)."""
+    if not node.expensive or node.op is None:
+        return None
+    try:
+        return op_costs.op_cost(*_cost_arguments(node.op))
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _cost_arguments(op) -> tuple:
     inputs = [(static_shape(t), numpy_dtype(t.dtype)) for t in op.inputs]
     outputs = [(static_shape(t), numpy_dtype(t.dtype)) for t in op.outputs]
-    attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_")}
-    try:
-        return op_costs.op_time(model, op_costs.op_cost(op.type, inputs, outputs, attrs), numpy_dtype(op.dtype))
-    except (TypeError, ValueError):   # an op whose attributes the cost rules cannot read: no estimate
-        return 0.0
+    return op.type, inputs, outputs, {k: v for k, v in op.attrs.items() if not k.startswith("_")}
 
 
 def _parallel_width(plan, device_name=None, ancestors=None, skip=frozenset()) -> int:

@@ -58,6 +58,9 @@ def _run(plan, feed_values, inter_threads, intra_threads, collector, own_lanes) 
     if not plan.parallel or inter_threads < 0:
         if inter_threads < 0 and plan.parallel:
             plan.parallel = False
+        if plan.one_blas_thread and intra_threads <= 0:
+            with intra_op.one_blas_thread():
+                return executor.run(plan, feed_values, None, collector)
         return executor.run(plan, feed_values, None, collector)
     if plan.devices is None:
         plan.devices = list({n.device.name: n.device for n in plan.nodes}.values())

@@ -84,7 +84,7 @@ def _shapes_key(shapes) -> tuple:
 def static_shape(tensor) -> tuple:
     """The tensor's static shape as ints (unknown dimensions and unknown rank count as 1 and ())."""
     shape = tensor.shape
-    if shape.rank is None:
+    if shape is None or shape.rank is None:
         return ()
     return tuple(1 if d is None else int(d) for d in shape.as_list())
 
