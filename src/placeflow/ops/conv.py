@@ -121,12 +121,19 @@ NARROW = 16   # host inputs with fewer channels than this are copied into column
 
 def _columns(xp, x, kh, kw, strides, padding):
     """im2col: the windows as rows [N * OH * OW, kh * kw * C] (kh, kw, C order, as HWIO filters), and (N, OH, OW)."""
-    if xp is np and x.shape[3] < NARROW:
+    if xp is np and x.shape[3] < NARROW and min(_padded_size(x, kh, kw, strides, padding)) > 0:
         return _columns_by_tap(x, kh, kw, strides, padding)
     patches = _patches(xp, x, kh, kw, strides, padding)  # n, oh, ow, c, kh, kw
     n, oh, ow = patches.shape[:3]
     rows = patches.transpose(0, 1, 2, 4, 5, 3).reshape(n * oh * ow, kh * kw * x.shape[3])
     return rows, (n, oh, ow)
+
+
+def _padded_size(x, kh, kw, strides, padding) -> tuple:
+    """How far each window fits into the padded input: (rows, columns) to spare, negative when it does not."""
+    (top, bottom), (left, right) = _pads(x.shape[1], kh, strides[1], padding), _pads(x.shape[2], kw, strides[2],
+                                                                                    padding)
+    return x.shape[1] + top + bottom - kh + 1, x.shape[2] + left + right - kw + 1
 
 
 def _columns_by_tap(x, kh, kw, strides, padding):
