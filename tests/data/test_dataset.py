@@ -167,3 +167,21 @@ def test_debug_mode_runs_parallel_maps_and_prefetching_in_the_iterating_thread_o
         seen.append((int(value.numpy()), len(produced)))
     assert seen == [(0, 1), (2, 2), (4, 3), (6, 4), (8, 5), (10, 6)]
     assert threads == {threading.current_thread()}
+
+
+def test_a_map_output_reaches_the_consumer_without_copies_and_stays_unwritable_inside(make_context):
+    """A map function's host tensor leaves it as a read-only view of its buffer, and the iterator gives it back
+    as a tensor over that same buffer (a batch gathered by Keras's data adapter was copied twice more)."""
+    from placeflow.data import dataset as dataset_module
+    make_context()
+    produced = tf.constant(np.arange(12, dtype=np.float32).reshape(3, 4)) * 2.0
+    held = dataset_module._to_host(produced)
+    assert np.shares_memory(held, produced._value) and not held.flags.writeable
+    again = dataset_module._as_tensors(held)
+    assert np.shares_memory(again._value, produced._value)
+    mine = again.numpy()
+    mine[0, 0] = -1.0                                     # the consumer's numpy() is its own copy
+    assert produced.numpy()[0, 0] == 0.0 and mine.flags.writeable
+    assert dataset_module._to_host(tf.constant(3.0)) == 3.0   # a scalar as numpy() gives it
+    data = tf.data.Dataset.range(3).map(lambda i: tf.fill([2, 2], tf.cast(i, tf.float32)))
+    assert [x.numpy().tolist() for x in data] == [[[float(i)] * 2] * 2 for i in range(3)]
