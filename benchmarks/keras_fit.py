@@ -1,6 +1,6 @@
 """An MLP's `fit` epoch (Keras 3 on placeflow) against the same epoch written by hand in NumPy, same run.
 
-    PYTHONPATH=src python3 benchmarks/keras_fit.py [--rows 4096] [--batch 128] [--repeat 5]
+    PYTHONPATH=src python3 benchmarks/keras_fit.py [--rows 4096] [--batch 128] [--repeat 5] [--rounds N]
         [--own-keras-src DIR] [--tensorflow-python PY]
 
 Model: Dense(256, relu) -> Dense(10) on 784 features, softmax cross-entropy from logits, SGD 0.1, no
@@ -105,6 +105,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--own-keras-src")
     parser.add_argument("--tensorflow-python")
+    parser.add_argument("--rounds", type=int, default=1, help="time every library in turn this many times (the "
+                        "children fresh each round) and report medians, so all see the same machine load")
     parser.add_argument("--only-keras", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.only_keras:
@@ -115,21 +117,25 @@ def main() -> None:
     first = model.fit(x, y, batch_size=args.batch, epochs=1, shuffle=False, verbose=0).history["loss"][0]
     by_hand = numpy_epoch([w.copy() for w in weights], x, y, args.batch)
     np.testing.assert_allclose(first, by_hand, rtol=1e-4)  # the same epoch: the same mean loss
-    numpy_s = median_s(lambda: numpy_epoch([w.copy() for w in weights], x, y, args.batch), args.repeat)
-    placeflow_s = keras_epoch_s(args)
-    rows = [("NumPy (by hand)", numpy_s), ("Keras 3 on placeflow", placeflow_s)]
+    timers = [("NumPy (by hand)", lambda: median_s(lambda: numpy_epoch([w.copy() for w in weights], x, y,
+                                                                      args.batch), args.repeat)),
+              ("Keras 3 on placeflow", lambda: keras_epoch_s(args))]
     if args.own_keras_src:
-        rows.append(("placeflow former Keras (own)", child_s(args, sys.executable, PLACEFLOW_BENCH_SRC=args.own_keras_src)))
+        timers.append(("placeflow former Keras (own)",
+                       lambda: child_s(args, sys.executable, PLACEFLOW_BENCH_SRC=args.own_keras_src)))
     if args.tensorflow_python:
-        rows.append(("Keras 3 on TensorFlow (CPU)", child_s(args, args.tensorflow_python,
-                                                            PLACEFLOW_BENCH_LIBRARY="tensorflow",
-                                                            TF_CPP_MIN_LOG_LEVEL="3")))
+        timers.append(("Keras 3 on TensorFlow (CPU)", lambda: child_s(args, args.tensorflow_python,
+                                                                      PLACEFLOW_BENCH_LIBRARY="tensorflow",
+                                                                      TF_CPP_MIN_LOG_LEVEL="3")))
+    rounds = [[timer() for _, timer in timers] for _ in range(max(1, args.rounds))]   # every timer in turn
+    medians = [statistics.median(r[i] for r in rounds) for i in range(len(timers))]
     print(f"MLP {FEATURES}-{HIDDEN}-{CLASSES} fit epoch, {args.rows} rows, batch {args.batch}, "
-          f"NumPy {np.__version__}, {os.cpu_count()} cores")
-    print(f"{'':34s} {'ms/epoch':>9s} {'ratio':>7s}")
-    for label, seconds in rows:
-        print(f"{label:34s} {seconds * 1e3:9.1f} {seconds / numpy_s:7.2f}")
-
+          f"NumPy {np.__version__}, {os.cpu_count()} cores, median of {len(rounds)} round(s) taken in turn")
+    print(f"{'':34s} {'ms/epoch':>9s} {'x NumPy':>8s} {'placeflow / this, per round':>30s}")
+    for i, (label, _) in enumerate(timers):
+        per_round = [r[1] / r[i] for r in rounds]
+        print(f"{label:34s} {medians[i] * 1e3:9.1f} {medians[i] / medians[0]:8.2f}   "
+              f"{statistics.median(per_round):.2f} ({', '.join(f'{v:.2f}' for v in per_round)})")
 
 if __name__ == "__main__":
     main()
