@@ -185,3 +185,19 @@ def test_a_map_output_reaches_the_consumer_without_copies_and_stays_unwritable_i
     assert dataset_module._to_host(tf.constant(3.0)) == 3.0   # a scalar as numpy() gives it
     data = tf.data.Dataset.range(3).map(lambda i: tf.fill([2, 2], tf.cast(i, tf.float32)))
     assert [x.numpy().tolist() for x in data] == [[[float(i)] * 2] * 2 for i in range(3)]
+
+
+def test_a_dataset_function_runs_its_ops_on_the_host_cpu_even_beside_a_gpu(make_context):
+    """As in TF (tf.data runs its functions on the CPU): a map's ops take no GPU memory, the GPU keeps none."""
+    make_context(PLACEFLOW_SIMULATED_GPUS="1")
+    devices = []
+
+    def double(i):
+        value = tf.fill([256, 256], tf.cast(i, tf.float32)) * 2.0
+        devices.append(value.device)
+        return value
+
+    for element in tf.data.Dataset.range(2).map(double):
+        assert element.device.endswith("CPU:0")
+    assert devices and all(d.endswith("device:CPU:0") for d in devices)
+    assert tf.config.experimental.get_memory_info("GPU:0")["peak"] == 0

@@ -754,11 +754,13 @@ def _source_error(error):
 
 
 def _call_eagerly(fn, element):
-    """fn(*the element's parts as tensors) run eagerly (also when the pass runs inside a graph), as host arrays."""
+    """fn(*the element's parts as tensors) run eagerly (also when the pass runs inside a graph), as host arrays.
+    Its ops run on the host CPU, as TF runs a dataset's functions, unless it names a device itself."""
+    from ..api.device import device as device_scope
     from ..framework import graph_mode
     args = element if isinstance(element, tuple) else (element,)
     _check_arity(fn, len(args))
-    with graph_mode.suspended():
+    with graph_mode.suspended(), device_scope("/cpu:0"):
         result = fn(*[_as_tensors(a) for a in args])
         try:
             host = _map_structure(_to_host, result)
@@ -906,9 +908,9 @@ def _read_only_value(tensor):
     """A host tensor's buffer as a read-only view (a tensor is immutable, and _as_tensors takes such a view back
     as a tensor without copying: a map's 400 KB batch is not copied twice more on its way out); a scalar, or a
     value on another device, as numpy() gives it."""
-    value = tensor._value
-    if type(value) is not np.ndarray or not value.ndim or not tensor._device.host_backed:
-        return tensor.numpy()
+    value, device = tensor._value, tensor._device
+    if type(value) is not np.ndarray or not value.ndim or not device.host_backed or device.device_type != "CPU":
+        return tensor.numpy()   # (a simulated GPU's buffer is that GPU's memory: the element must not hold it)
     view = value.view()
     view.flags.writeable = False
     return view
