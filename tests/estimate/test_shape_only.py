@@ -138,3 +138,18 @@ def test_prefetching_is_filled_in_the_callers_thread_as_a_worker_keeps_it_ahead(
     assert [v for v, _ in seen] == [float(i) for i in range(8)]
     assert [n for _, n in seen] == [4, 5, 6, 7, 8, 8, 8, 8]
     assert {thread for _, thread in produced} == {threading.current_thread()}
+
+
+def test_a_source_error_reaches_the_consumer_after_the_elements_prefetched_before_it(make_context):
+    make_context(PLACEFLOW_SIMULATED_GPUS="1", PLACEFLOW_ESTIMATE="1")
+
+    def elements():
+        yield from (np.float32(i) for i in range(3))
+        raise RuntimeError("the source broke")
+
+    data = tf.data.Dataset.from_generator(elements, output_signature=tf.TensorSpec([], tf.float32)).prefetch(2)
+    seen = []
+    with pytest.raises(Exception, match="the source broke"):
+        for value in data:
+            seen.append(float(value.numpy()))
+    assert seen == [0.0, 1.0, 2.0]

@@ -613,12 +613,19 @@ def _prefetched_in_turn(iterator, size):
     never depends on how the worker's copies interleave with the step's allocations."""
     buffer: list = []
     try:
-        for element in iterator:
-            buffer.append(element)
-            if len(buffer) > size + 1:
-                yield buffer.pop(0)
+        try:
+            for element in iterator:
+                buffer.append(element)
+                if len(buffer) > size + 1:
+                    yield buffer.pop(0)
+        except Exception as error:  # noqa: BLE001 - raised after the elements made before it, as a worker does
+            failed = error
+        else:
+            failed = None
         while buffer:
             yield buffer.pop(0)
+        if failed is not None:
+            raise failed
     finally:
         close = getattr(iterator, "close", None)
         if close is not None:
