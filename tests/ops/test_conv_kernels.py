@@ -75,3 +75,14 @@ def test_ties_give_the_gradient_to_the_first_maximum_and_a_nan_window_to_none():
     zeros[:, :2, :2] = 0.0
     g = RNG.normal(size=(2, 3, 3, 3)).astype(np.float32)
     np.testing.assert_array_equal(conv._max_pool_grad(np, zeros, g, **attrs), _first_maximum_grad(zeros, g, 2))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float64"])
+def test_max_pool_grad_passes_inf_and_nan_gradients_only_to_the_maxima(dtype):
+    import ml_dtypes  # noqa: F401 - registers bfloat16 with NumPy
+    x = np.array([[1, 2], [3, 4]], np.float32).reshape(1, 2, 2, 1).astype(dtype)
+    g = np.array([np.inf], np.float32).reshape(1, 1, 1, 1).astype(dtype)
+    out = conv._max_pool_grad(np, x, g, ksize=(1, 2, 2, 1), strides=(1, 2, 2, 1), padding="VALID")
+    assert out.dtype == x.dtype
+    assert np.isinf(out.astype(np.float32)[0, 1, 1, 0]) and not np.isnan(out.astype(np.float32)).any()
+    assert (out.astype(np.float32).reshape(-1)[:3] == 0).all()

@@ -266,7 +266,7 @@ def _max_pool_grad_tiled(xp, x, g, tiles, ksize):
         xp.equal(view, best, out=hits)
         if taken is not None:
             xp.greater(hits, taken, out=hits)          # a maximum no earlier entry of its window was
-        xp.multiply(hits, g, out=out[:, i:oh * kh:kh, j:ow * kw:kw])
+        xp.copyto(out[:, i:oh * kh:kh, j:ow * kw:kw], g, where=hits)   # (not hits * g: 0 * inf is nan)
         if number == len(tiles) - 1:
             break
         if taken is None:
