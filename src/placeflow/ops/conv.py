@@ -262,11 +262,16 @@ def _max_pool_grad_tiled(xp, x, g, tiles, ksize):
     kh, kw = ksize[1], ksize[2]
     oh, ow = best.shape[1], best.shape[2]
     hits, taken = xp.empty(best.shape, bool), None
+    finite = bool(xp.isfinite(g).all())   # hits * g is 4x faster than copyto(where=), but 0 * inf is nan
     for number, (i, j, view) in enumerate(tiles):
         xp.equal(view, best, out=hits)
         if taken is not None:
             xp.greater(hits, taken, out=hits)          # a maximum no earlier entry of its window was
-        xp.copyto(out[:, i:oh * kh:kh, j:ow * kw:kw], g, where=hits)   # (not hits * g: 0 * inf is nan)
+        target = out[:, i:oh * kh:kh, j:ow * kw:kw]
+        if finite:
+            xp.multiply(hits, g, out=target)
+        else:
+            xp.copyto(target, g, where=hits)
         if number == len(tiles) - 1:
             break
         if taken is None:
