@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import placeflow as tf
-from placeflow.ops.host_reductions import ROWS_FOR_BLAS, leading_sum
+from placeflow.ops.host_reductions import ROWS_FOR_BLAS, leading_sum, normalized_axes
 
 
 @pytest.fixture
@@ -55,3 +55,9 @@ def test_a_broadcast_add_gradient_sums_the_batch_to_the_bias(batch):
     with tf.GradientTape() as tape:
         loss = tf.reduce_sum((tf.constant(batch) + bias) * 2.0)
     np.testing.assert_allclose(tape.gradient(loss, bias).numpy(), np.full(16, 2.0 * 32 * 14 * 14), rtol=1e-6)
+
+
+@pytest.mark.parametrize("axis,expected", [(-1, [2]), (np.int64(1), [1]), ((2, 0, -3), [0, 2]), ([1, 0], [0, 1]),
+                                           (np.array([0, -1]), [0, 2]), (np.array(1), [1])])
+def test_axes_are_normalized_as_numpy_reads_them(axis, expected):
+    assert normalized_axes(axis, 3) == expected

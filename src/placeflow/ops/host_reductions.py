@@ -8,6 +8,8 @@ partial sums (closer to the float64 sum). TensorFlow's kernels accumulate float3
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 ROWS_FOR_BLAS = 64
@@ -20,12 +22,24 @@ def leading_sum(a, axis, keepdims=False):
     if type(a) is not np.ndarray or a.size < ROWS_FOR_BLAS or a.ndim < 2 or a.dtype not in _BLAS_FLOATS \
             or not a.flags.c_contiguous:   # (cheapest first: most reductions are small)
         return None
-    axes = sorted({int(i) % a.ndim for i in np.atleast_1d(axis)}) if axis is not None else None
+    axes = normalized_axes(axis, a.ndim) if axis is not None else None
     if axes is None or axes != list(range(len(axes))) or len(axes) == a.ndim:
         return None
     lead = len(axes)
-    rows = int(np.prod(a.shape[:lead], dtype=np.int64))
+    rows = math.prod(a.shape[:lead])
     if rows < ROWS_FOR_BLAS:
         return None
     total = np.ones(rows, a.dtype) @ a.reshape(rows, -1)
     return total.reshape((1,) * lead + a.shape[lead:] if keepdims else a.shape[lead:])
+
+
+def normalized_axes(axis, ndim: int) -> list:
+    """`axis` (an int, a sequence or an array of ints; negative ones from the end) as sorted distinct axes, without
+    NumPy's per-call cost for the usual int or tuple (a reduction's own overhead matters at 25K elements)."""
+    if isinstance(axis, (int, np.integer)):
+        items = (axis,)
+    elif isinstance(axis, (tuple, list)):
+        items = axis
+    else:
+        items = np.atleast_1d(axis).tolist()
+    return sorted({int(i) % ndim for i in items})

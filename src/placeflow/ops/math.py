@@ -3,6 +3,8 @@
 Kernel bodies are written once against `xp` (NumPy or CuPy).
 """
 
+import math
+
 import numpy as np
 
 from ..framework import dtypes as d
@@ -10,7 +12,7 @@ from ..framework.errors import InternalError, InvalidArgumentError, Unimplemente
 from . import shape_rules as rules
 from .emit import (binary, cast, compare, emit, matmul, negative, ones_like, reduce_mean, reduce_sum,
                    reduce_to, reshape, shape_of, where, zeros_like)
-from .host_reductions import leading_sum
+from .host_reductions import leading_sum, normalized_axes
 from .registry import (ALL, ANY, CHEAP, COMPLEX, FLOATS, HEAVY, INTS, NARROW, NOT_DIFFERENTIABLE, NUMBERS, REAL_NUMBERS,
                        SIGNED_INTS, bool_output, define)
 
@@ -487,14 +489,14 @@ def _host_float_mean(a, axis, keepdims):
     total = leading_sum(a, axis, keepdims)
     if total is None:
         total = np.add.reduce(a, axis=axis, keepdims=keepdims, dtype=a.dtype)
-    count = np.intp(np.prod([a.shape[i] for i in _axes_of(a, axis)], dtype=np.int64))
+    count = np.intp(math.prod(a.shape[i] for i in _axes_of(a, axis)))
     if isinstance(total, np.ndarray):  # divided as np.mean divides: by an intp, into the sum's dtype
         return np.true_divide(total, count, out=total, casting="unsafe")
     return total.dtype.type(total / count)
 
 
 def _axes_of(a, axis):
-    return range(a.ndim) if axis is None else [int(i) % a.ndim for i in np.atleast_1d(axis)]
+    return range(a.ndim) if axis is None else normalized_axes(axis, a.ndim)
 
 
 def _check_distinct_axes(a, axis) -> None:
