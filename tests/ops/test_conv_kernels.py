@@ -86,3 +86,14 @@ def test_max_pool_grad_passes_inf_and_nan_gradients_only_to_the_maxima(dtype):
     assert out.dtype == x.dtype
     assert np.isinf(out.astype(np.float32)[0, 1, 1, 0]) and not np.isnan(out.astype(np.float32)).any()
     assert (out.astype(np.float32).reshape(-1)[:3] == 0).all()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float64"])
+def test_max_pool_grad_keeps_a_finite_gradient_of_every_float_dtype(dtype):
+    import ml_dtypes  # noqa: F401 - registers bfloat16 with NumPy
+    x = RNG.normal(size=(2, 4, 4, 3)).astype(dtype)
+    g = RNG.normal(size=(2, 2, 2, 3)).astype(dtype)
+    out = conv._max_pool_grad(np, x, g, ksize=(1, 2, 2, 1), strides=(1, 2, 2, 1), padding="VALID")
+    expected = _first_maximum_grad(x.astype(np.float64), g.astype(np.float64), 2)
+    assert out.dtype == x.dtype
+    np.testing.assert_array_equal(out.astype(np.float64), expected)
