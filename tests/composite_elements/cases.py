@@ -137,6 +137,18 @@ def case_ragged_operators(tf):
     return {k: attempt(f) for k, f in ops.items()}
 
 
+def case_ragged_with_dense_rows(tf):
+    """A ragged-rank-1 RaggedTensor with a dense tensor of the same rank: broadcast rows, uniform rows, and the
+    shapes TF refuses (its first line: the failed assertion)."""
+    rt = tf.ragged.constant([[1., 2.], [3.]])
+    uniform = tf.ragged.constant([[1., 2.], [3., 4.]])
+    ops = {"rows_of_one": lambda: rt + tf.constant([[10.], [20.]]), "one_of_one": lambda: rt + tf.constant([[10.]]),
+           "uniform_rows": lambda: uniform * tf.constant([[1., 2.], [3., 4.]]),
+           "too_many_rows": lambda: rt + tf.ones([3, 4]), "row_too_long": lambda: rt + tf.ones([2, 3]),
+           "uniform_one_row": lambda: uniform + tf.constant([[10., 20.]])}
+    return {k: attempt(f) for k, f in ops.items()}
+
+
 def case_ragged_conversions(tf):
     rt = tf.ragged.constant([[[1, 2], [3]], [[4]], []])
     wide = tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)

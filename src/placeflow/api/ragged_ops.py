@@ -186,12 +186,37 @@ def _flat_operand(rt, other):
     inner = len(rt.flat_values.shape) - 1
     if len(dense.shape) <= inner:
         return dense
-    if rt.ragged_rank == 1 and len(dense.shape) == inner + 2 and dense.shape[1] == 1:
-        from . import indexing  # [rows, 1, ...]: each row's entry broadcast over the row
-        return indexing.gather(dense[:, 0], rt.value_rowids())
+    if rt.ragged_rank == 1 and len(dense.shape) == inner + 2:
+        operand = _row_operand(rt, dense)
+        if operand is not None:
+            return operand
     raise NotImplementedError(f"An elementwise operation of a RaggedTensor of shape {rt.shape} with a tensor of shape "
                               f"{tuple(dense.shape)} is not implemented in placeflow: give a scalar, a tensor of the "
                               f"values' inner shape, or a RaggedTensor of the same rows.")
+
+
+def _row_operand(rt, dense):
+    """A dense [rows or 1, 1 or row length, ...] operand of a ragged-rank-1 RaggedTensor as an operand of its flat
+    values; TF's InvalidArgumentError where the shapes cannot broadcast; None where the row lengths are known
+    only when the graph runs."""
+    from . import indexing
+    from .array_ops import reshape
+    lengths = rt.row_lengths()
+    if not hasattr(lengths, "numpy"):
+        return None
+    lengths = np.asarray(lengths.numpy())
+    rows, width = dense.shape[0], dense.shape[1]
+    if rows not in (1, len(lengths)) or (width != 1 and not (lengths == width).all()):
+        raise errors.InvalidArgumentError(None, None, (
+            f"Condition x == y did not hold.\nInput tensors have incompatible shapes: a RaggedTensor of "
+            f"{len(lengths)} rows of lengths {lengths.tolist()} and a tensor of shape {tuple(dense.shape)}."))
+    if rows == 1 and width != 1:   # TF 2.21 refuses this broadcast too, with this text
+        raise errors.InvalidArgumentError(None, None, "Last row partition does not match flat_values.\nCondition "
+                                                      "x == y did not hold.")
+    if width == 1:   # each row's entry broadcast over the row
+        return dense[0, 0] if rows == 1 else indexing.gather(dense[:, 0], rt.value_rowids())
+    uniform = indexing.broadcast_to(dense, [len(lengths), width] + list(dense.shape[2:]))   # every row `width` long
+    return reshape(uniform, [-1] + list(dense.shape[2:]))
 
 
 def _op(name):
