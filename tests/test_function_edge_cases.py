@@ -389,3 +389,13 @@ def test_do_not_convert_is_respected_when_called():
 
 def test_called_functions_run_as_written_eagerly():
     assert np.asarray(_caller(tf.constant(-4))).tolist() == 5
+
+
+def test_a_concrete_function_binds_keyword_arguments_by_name_whatever_their_order():
+    """TF 2.21: cf(b=2, a=5) of `a - b` is 3.0 (placeflow bound them in the order given: -3.0), and an unknown
+    keyword is a TypeError."""
+    cf = tf.function(lambda a, b: a - b).get_concrete_function(tf.constant(1.0), tf.constant(2.0))
+    assert float(cf(b=tf.constant(2.0), a=tf.constant(5.0))) == 3.0
+    assert float(cf(tf.constant(5.0), b=tf.constant(2.0))) == 3.0
+    with pytest.raises(TypeError, match="unexpected keyword argument 'c'"):
+        cf(tf.constant(5.0), c=tf.constant(2.0))

@@ -205,7 +205,7 @@ class ConcreteFunction:
     def __call__(self, *args, **kwargs):
         """Run the traced graph on tensor arguments matching the shapes and dtypes it was traced for."""
         from ..eager.convert import convert_to_tensor
-        leaves = list(args) + list(kwargs.values())
+        leaves = list(args) + self._keyword_leaves(len(args), kwargs)
         if len(leaves) != len(self.inputs):  # nested structures: their tensor leaves, in order
             leaves = [a for a in nest.flatten((args, kwargs), True) if isinstance(a, EagerTensor)]
         if len(leaves) != len(self.inputs):
@@ -221,6 +221,18 @@ class ConcreteFunction:
                                 f"tensors matching the traced signature, or get a new concrete function.")
             tensors.append(tensor)
         return self.call_flat(tensors)
+
+    def _keyword_leaves(self, positional: int, kwargs: dict) -> list:
+        """Keyword arguments in the order of the traced arguments they name (TF binds them by name: f(b=.., a=..)
+        is f(a, b)); an unknown name is TF's TypeError. Nested keyword structures keep their given order."""
+        names = [t.op.name for t in self.inputs[positional:]]
+        unknown = [k for k in kwargs if k not in names]
+        if not unknown:
+            return [kwargs[name] for name in names if name in kwargs]
+        if all(not isinstance(v, (list, tuple, dict)) for v in kwargs.values()):
+            raise TypeError(f"Binding inputs to {self.function_name} failed: got an unexpected keyword argument "
+                            f"{unknown[0]!r}; its arguments after the {positional} positional one(s): {names}.")
+        return list(kwargs.values())
 
     def call_flat(self, tensors):
         """Run on the flat list of eager tensor arguments; returns the outputs in their structure. Under an
