@@ -97,7 +97,8 @@ CASES = {
     "_BatchGatherGrad": (lambda g: execute("_BatchGatherGrad", (g, tf.constant([[1, 0], [2, 2]]),
                                                                 tf.zeros([2, 3], tf.float64)), tf.float64,
                                            {"batch_dims": 1}) * tf.constant(W32.T), [signed(2, 2)]),
-    "MaxPoolGrad": (lambda g: execute("MaxPoolGrad", (tf.constant(D1331), g), tf.float64, {
+    "MaxPoolGrad": (lambda g: execute("MaxPoolGrad", (tf.constant(D1331), tf.nn.max_pool2d(D1331, 2, 1, "VALID"), g),
+                                      tf.float64, {
         "ksize": (1, 2, 2, 1), "strides": (1, 1, 1, 1), "padding": "VALID"}) * tf.constant(D1331), [signed(1, 2, 2, 1)]),
     "_MaxPoolGradGrad": (lambda gg: execute("_MaxPoolGradGrad", (tf.constant(D1331), gg), tf.float64, {
         "ksize": (1, 2, 2, 1), "strides": (1, 1, 1, 1), "padding": "SAME"}) * tf.constant(D1331), [signed(1, 3, 3, 1)]),

@@ -239,30 +239,31 @@ def _tiles(x, ksize, strides, padding):
 
 
 @define("MaxPool", FLOATS, shape=_pool_shape,
-        grad=lambda e, g: [emit("MaxPoolGrad", (e.inputs[0], g), g.dtype, dict(e.attrs))])
+        grad=lambda e, g: [emit("MaxPoolGrad", (e.inputs[0], e.outputs[0], g), g.dtype, dict(e.attrs))])
 def _max_pool(xp, x, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
     _check(padding, strides)
     tiles = _tiles(x, ksize, strides, padding)
     if tiles is not None:
-        out = tiles[0][2].copy()
-        for _, _, view in tiles[1:]:
+        if len(tiles) == 1:
+            return tiles[0][2].copy()
+        out = xp.maximum(tiles[0][2], tiles[1][2])
+        for _, _, view in tiles[2:]:
             xp.maximum(out, view, out=out)
         return out
     patches = _patches(xp, x, ksize[1], ksize[2], strides, padding, fill=-np.inf)
     return patches.max(axis=(4, 5)).astype(x.dtype, copy=False)
 
 
-def _max_pool_grad_tiled(xp, x, g, tiles, ksize):
-    """MaxPoolGrad for tiling windows: each window's gradient to its first (row-major) maximum (ties are common:
-    a window of ReLU's zeros), in at most four passes a tile, each writing into a buffer it owns."""
-    best = tiles[0][2].copy()
-    for _, _, view in tiles[1:]:
-        xp.maximum(best, view, out=best)
-    out = xp.zeros(x.shape, g.dtype)
+def _max_pool_grad_tiled(xp, x, best, g, tiles, ksize):
+    """MaxPoolGrad for tiling windows, given the pool's output `best`: each window's gradient to its first
+    (row-major) maximum (ties are common: a window of ReLU's zeros), in at most four passes a tile, each writing
+    into a buffer it owns."""
     kh, kw = ksize[1], ksize[2]
     oh, ow = best.shape[1], best.shape[2]
-    hits, taken = xp.empty(best.shape, bool), None
     finite = bool(xp.isfinite(g).all())   # hits * g is 4x faster than copyto(where=), but 0 * inf is nan
+    covered = finite and (oh * kh, ow * kw) == x.shape[1:3]   # every entry of the output written by a tile
+    out = xp.empty(x.shape, g.dtype) if covered else xp.zeros(x.shape, g.dtype)
+    hits, taken = xp.empty(best.shape, bool), None
     for number, (i, j, view) in enumerate(tiles):
         xp.equal(view, best, out=hits)
         if taken is not None:
@@ -283,17 +284,27 @@ def _max_pool_grad_tiled(xp, x, g, tiles, ksize):
 
 def _max_pool_grad_grad(e, gg):
     """MaxPoolGrad is linear in its upstream: its gradient picks gg at each window's maximum (TF's
-    MaxPoolGradGrad); with respect to x it is zero (the maxima's positions are piecewise constant)."""
+    MaxPoolGradGrad); with respect to x (and the pool's output) it is zero (the maxima's positions are
+    piecewise constant)."""
     x = e.inputs[0]
-    return [zeros_like(x), emit("_MaxPoolGradGrad", (x, gg), gg.dtype, dict(e.attrs))]
+    return [zeros_like(x)] + [zeros_like(y) for y in e.inputs[1:-1]] + [
+        emit("_MaxPoolGradGrad", (x, gg), gg.dtype, dict(e.attrs))]
 
 
 @define("MaxPoolGrad", FLOATS, shape=lambda shapes, attrs: shapes[0], grad=_max_pool_grad_grad)
-def _max_pool_grad(xp, x, g, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
-    """Each window's gradient goes to its first maximum (row-major), as TensorFlow's CPU kernel does."""
+def _max_pool_grad(xp, x, *output_and_grad, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
+    """Each window's gradient goes to its first maximum (row-major) of x, as TensorFlow's CPU kernel does. The
+    inputs are TF's (orig_input, orig_output, grad), orig_output being MaxPool's output of x (as MaxPool's
+    gradient passes it), or (orig_input, grad), the maxima then found again (tf.raw_ops.MaxPoolGrad, which like
+    TF's CPU kernel reads only orig_output's shape, and graphs saved by earlier placeflow versions)."""
+    if len(output_and_grad) not in (1, 2):
+        raise InvalidArgumentError(None, None, f"MaxPoolGrad takes (orig_input, orig_output, grad), got "
+                                               f"{1 + len(output_and_grad)} inputs")
+    g = output_and_grad[-1]
     tiles = _tiles(x, ksize, strides, padding)
     if tiles is not None:
-        return _max_pool_grad_tiled(xp, x, g, tiles, ksize)
+        best = output_and_grad[0] if len(output_and_grad) == 2 else _max_pool(xp, x, ksize, strides, padding)
+        return _max_pool_grad_tiled(xp, x, best, g, tiles, ksize)
     kh, kw = ksize[1], ksize[2]
     patches = _patches(xp, x, kh, kw, strides, padding, fill=-np.inf)
     n, oh, ow, c = patches.shape[:4]
@@ -307,8 +318,14 @@ def _max_pool_grad(xp, x, g, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="
     return out[:, top:top + x.shape[1], left:left + x.shape[2]]
 
 
+def _max_pool_grad_grad_grad(e, g):
+    x = e.inputs[0]
+    pooled = emit("MaxPool", (x,), x.dtype, dict(e.attrs))
+    return [zeros_like(x), emit("MaxPoolGrad", (x, pooled, g), g.dtype, dict(e.attrs))]
+
+
 @define("_MaxPoolGradGrad", FLOATS, shape=lambda shapes, attrs: _pool_shape(shapes[:1], attrs),
-        grad=lambda e, g: [zeros_like(e.inputs[0]), emit("MaxPoolGrad", (e.inputs[0], g), g.dtype, dict(e.attrs))])
+        grad=_max_pool_grad_grad_grad)
 def _max_pool_grad_grad_kernel(xp, x, gg, ksize=(1, 1, 1, 1), strides=(1, 1, 1, 1), padding="VALID"):
     """gg at each window's first maximum (row-major, as MaxPoolGrad routes): the pool's output shape."""
     kh, kw = ksize[1], ksize[2]
