@@ -10,6 +10,10 @@ Target (issue 17): placeflow <= 1.3x NumPy. `--own-keras-src DIR` also times pla
 (DIR: the `src` of an older checkout, e.g. `git worktree add /tmp/own ad983b8`) in a child process, and
 `--tensorflow-python PY` the same Keras step on real TensorFlow (PY: a Python with tensorflow installed);
 `--rounds N` times placeflow and TensorFlow in turn N times (each TF round a fresh child process).
+`--blocks N` (with --tensorflow-python) times them in finer turns instead: TensorFlow's step runs in one child
+that waits between blocks, and N blocks of `--steps` steps alternate between it and placeflow (a pause after
+each, so that neither library's idle threads spin into the other's block); on a shared machine whose speed
+drifts over seconds this compares the two under the same load, block by block.
 """
 
 from __future__ import annotations
@@ -132,7 +136,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="with --tensorflow-python: time placeflow and TF in "
                         "turn this many times (TF in a fresh child each round) and report medians and the median "
                         "of the per-round ratios, so both see the same machine load")
+    parser.add_argument("--blocks", type=int, default=0, help="with --tensorflow-python: alternate this many "
+                        "blocks of --steps steps between placeflow and one TensorFlow child, and report medians")
     parser.add_argument("--only-keras-ms", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-blocks", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     weights = initial_weights(rng)
@@ -146,6 +153,12 @@ def main() -> None:
     np.testing.assert_allclose(losses, expected, rtol=1e-4)  # the two steps compute the same numbers
     if args.only_keras_ms:
         print(median_ms(lambda: step(x, y), args.steps))
+        return
+    if args.serve_blocks:
+        _serve_blocks(lambda: step(x, y))
+        return
+    if args.blocks and args.tensorflow_python:
+        _compare_in_blocks(args, lambda: reference.step(x_host, y_host), lambda: step(x, y))
         return
     rounds = []   # (NumPy, placeflow, TF or None) per round, taken in turn
     for _ in range(max(1, args.rounds)):
@@ -166,6 +179,62 @@ def main() -> None:
         ratios = [p / t for _, p, t in rounds]
         print(f"placeflow / TensorFlow, median of {len(rounds)} round(s) taken in turn: {statistics.median(ratios):.2f}"
               f" (rounds: {', '.join(f'{r:.2f}' for r in ratios)})")
+
+
+def _block_ms(fn, steps) -> float:
+    start = time.perf_counter()
+    for _ in range(steps):
+        fn()
+    return (time.perf_counter() - start) / steps * 1e3
+
+
+def _serve_blocks(step) -> None:
+    """The child of --blocks: for each line `N` read, run N steps and print the ms per step."""
+    step()
+    print("ready", flush=True)
+    for line in sys.stdin:
+        print(_block_ms(step, int(line)), flush=True)
+
+
+def _compare_in_blocks(args, numpy_step, placeflow_step) -> None:
+    import subprocess
+    env = dict(os.environ, PLACEFLOW_BENCH_LIBRARY="tensorflow", TF_CPP_MIN_LOG_LEVEL="3")
+    child = subprocess.Popen([args.tensorflow_python, __file__, "--serve-blocks", "--batch", str(args.batch)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        while child.stdout.readline().strip() != "ready":
+            pass
+        times = {"NumPy": [], "placeflow": [], "TensorFlow": []}
+        for _ in range(args.blocks):
+            for name in times:
+                if name == "TensorFlow":
+                    child.stdin.write(f"{args.steps}\n")
+                    child.stdin.flush()
+                    times[name].append(float(child.stdout.readline()))
+                else:
+                    times[name].append(_block_ms(numpy_step if name == "NumPy" else placeflow_step, args.steps))
+                time.sleep(0.02)
+    finally:
+        child.stdin.close()
+        child.wait(timeout=60)
+    _print_blocks(args, times)
+
+
+def _print_blocks(args, times) -> None:
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    print(f"small CNN training step, batch {args.batch}, NumPy {np.__version__}, {os.cpu_count()} cores, "
+          f"{args.blocks} blocks of {args.steps} steps in turn")
+    print(f"{'':34s} {'ms/step':>9s} {'ratio':>7s} {'quartiles (ms)':>18s}")
+    labels = {"NumPy": "NumPy (im2col, by hand)", "placeflow": "Keras 3 on placeflow",
+              "TensorFlow": "Keras 3 on TensorFlow (CPU)"}
+    for name, values in times.items():
+        low, high = np.percentile(values, [25, 75])
+        print(f"{labels[name]:34s} {medians[name]:9.3f} {medians[name] / medians['NumPy']:7.2f} "
+              f"{low:8.3f} - {high:7.3f}")
+    ratios = [p / t for p, t in zip(times["placeflow"], times["TensorFlow"])]
+    low, high = np.percentile(ratios, [25, 75])
+    print(f"placeflow / TensorFlow, block by block: median {statistics.median(ratios):.2f} (quartiles {low:.2f} - "
+          f"{high:.2f}); below 1 in {sum(r < 1 for r in ratios)} of {len(ratios)} blocks")
 
 
 def _tf_ms(args) -> float:
