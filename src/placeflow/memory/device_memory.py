@@ -16,6 +16,7 @@ from weakref import getweakrefs
 
 import numpy as np
 
+from . import host_malloc
 from .bfc import BFCAllocator, VirtualAddressSpace
 from .host import REPLAY_AFTER, HostAccounting, HostBuffer
 from .oom import DeviceOutOfMemory
@@ -214,6 +215,7 @@ def _host_adopt(accounting: HostAccounting):
 def for_device(info, cuda_ordinal: int | None) -> DeviceMemory:
     """The memory of a logical device: a BFC pool for GPUs, host accounting for CPUs."""
     if info.device_type != "GPU":
+        host_malloc.keep_step_buffers()
         return HostMemory(info.name, HostAccounting("cpu"))
     name = f"GPU_{info.index}_bfc"
     if cuda_ordinal is None:
