@@ -769,6 +769,27 @@ def case_variable_slice_assignment(tf, env):
     return {"eager": first, "traced": float(traced()), "after": v.numpy().tolist()}
 
 
+def case_eager_assign_returns_the_variable_read_when_used(tf, env):
+    """An eager assign returns TF's _UnreadVariable: the variable, read when used (a later assign shows in it);
+    read_value=False returns nothing."""
+    v = tf.Variable(1.0, name="v")
+    r = v.assign(2.0)
+    first = repr(r)
+    v.assign(3.0)
+    added = v.assign_add(1.0)
+    v.assign_sub(0.5)
+
+    @tf.function
+    def traced():
+        return v.assign(10.0) * 2.0
+
+    return {"repr": first, "later": float((r + 1).numpy()), "numpy": float(r.numpy()), "added": float(added),
+            "is_variable": isinstance(r, tf.Variable), "same_object": r is v, "name": r.name,
+            "dtype": r.dtype.name, "shape": list(r.shape), "read_value_false": repr(v.assign(5.0, read_value=False)),
+            "assign_through_it": float(r.assign_add(1.0).numpy()), "value": float(v.numpy()),
+            "traced": float(traced()), "after_trace": float(r.numpy())}
+
+
 def case_variable_slice_shape_mismatch(tf, env):
     v = tf.Variable([1.0, 2.0, 3.0])
     v[0:2].assign([1.0, 2.0, 3.0])

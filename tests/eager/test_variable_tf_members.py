@@ -25,3 +25,21 @@ def test_sparse_read_is_differentiable_and_traceable():
         return v.sparse_read([0]), v.gather_nd([[1]])
     first, second = read()
     assert first.numpy().tolist() == [1.0] and second.numpy().tolist() == [2.0]
+
+
+def test_an_assigns_unread_variable_is_the_variable_inside_a_function_too():
+    """The _UnreadVariable an eager assign returns (recorded from TF in tests/conformance, case
+    eager_assign_returns_the_variable_read_when_used) is the same variable wherever it is used."""
+    v = tf.Variable(1.0, name="v")
+    unread = v.assign(2.0)
+
+    @tf.function
+    def bump():
+        unread.assign_add(1.0)
+        return unread * 2.0
+
+    assert float(bump()) == 6.0 and float(v.numpy()) == 3.0
+    assert unread.trainable and unread.device == v.device and unread._unique_id == v._unique_id
+    unread.assign(7.0, read_value=False)
+    assert float(v.numpy()) == 7.0 and "_value" not in unread.__dict__
+    assert tf.convert_to_tensor(unread).numpy() == 7.0

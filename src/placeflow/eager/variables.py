@@ -182,7 +182,7 @@ class Variable(Trackable):
             finally:
                 end_write(self)
             self._value = result._value
-        return self._as_tensor() if read_value else self
+        return _UnreadVariable(self) if read_value else None
 
     def assign(self, value, use_locking=False, name=None, read_value=True):
         """Set the variable to `value` (same shape and dtype); the old value is untouched on error."""
@@ -261,6 +261,54 @@ class Variable(Trackable):
 
     def __hash__(self):
         return id(self)
+
+
+class _UnreadVariable(Variable):
+    """What an eager assign returns, as TensorFlow's: the assigned variable itself, named 'UnreadVariable' and
+    read when used (an assign after it shows in it), not a snapshot of the value just written."""
+
+    def __init__(self, parent):   # (Variable.__new__ makes the instance; nothing of Variable.__init__ runs)
+        self.__dict__["_parent"] = parent
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["_parent"], name)
+
+    def __setattr__(self, name, value):
+        setattr(self.__dict__["_parent"], name, value)
+
+    @property
+    def name(self) -> str:
+        """'UnreadVariable', as TensorFlow names it."""
+        return "UnreadVariable"
+
+    def _as_tensor(self) -> EagerTensor:
+        return self._parent._as_tensor()
+
+    def numpy(self) -> np.ndarray:
+        """The variable's value now."""
+        return self._parent.numpy()
+
+    def _update(self, op: str, value, read_value: bool, attrs=None):
+        return self._parent._update(op, value, read_value, attrs)
+
+    @property
+    def synchronization(self):
+        """The variable's synchronization."""
+        return self._parent.synchronization
+
+    @property
+    def aggregation(self):
+        """The variable's aggregation."""
+        return self._parent.aggregation
+
+    @property
+    def constraint(self):
+        """The variable's constraint."""
+        return self._parent.constraint
+
+    @property
+    def _unique_id(self) -> str:
+        return self._parent._unique_id
 
 
 def update_error(variable, tensor, op: str):
