@@ -12,6 +12,7 @@ import functools
 import os
 import queue
 import threading
+import weakref
 
 import numpy as np
 
@@ -675,7 +676,30 @@ def _prefetched_by_worker(iterator, size):
 def _as_tensors(element, device="/cpu:0"):
     """The element's arrays as tensors on `device`. A read-only host array (the dataset's own copy of its
     source data, or a view of it) becomes a host tensor without a copy: nothing can change it, and a view is
-    never written into (runtime/forwarding.py); other arrays are copied, as tf.constant does."""
+    never written into (runtime/forwarding.py); other arrays are copied, as tf.constant does (under a scope of
+    `device`, entered only for them)."""
+    from ..eager.tensor import EagerTensor
+    host = _host_device() if _on_host(device) else None
+    copies = []
+
+    def convert(x):
+        if isinstance(x, (EagerTensor, Dataset)) or x is None:
+            return x
+        if host is not None and x.__class__ is np.ndarray and not x.flags.writeable and x.dtype.kind in "biufc":
+            return EagerTensor(x.view(), host)
+        copies.append(x)
+        return _PENDING
+
+    converted = _map_structure(convert, element)
+    if not copies:
+        return converted
+    return _with_copies(element, device)
+
+
+_PENDING = object()   # a leaf _as_tensors converts under the device's scope
+
+
+def _with_copies(element, device):
     from ..api.device import device as device_scope
     from ..eager.convert import constant
     from ..eager.tensor import EagerTensor
@@ -694,16 +718,29 @@ def _as_tensors(element, device="/cpu:0"):
 
 
 def _on_host(device) -> bool:
+    return isinstance(device, str) and _names_the_host_cpu(device)
+
+
+@functools.lru_cache(maxsize=64)
+def _names_the_host_cpu(device: str) -> bool:
     from ..framework.device_spec import DeviceSpec
-    spec = DeviceSpec.from_string(device) if isinstance(device, str) else None
-    return spec is not None and (spec.device_type or "").upper() == "CPU" and spec.device_index in (None, 0)
+    spec = DeviceSpec.from_string(device)
+    return (spec.device_type or "").upper() == "CPU" and spec.device_index in (None, 0)
 
 
 def _host_device():
     from ..config import context as context_module
     from ..runtime import registry
     ctx = context_module._context or context_module.context()
-    return registry.find(ctx, "/job:localhost/replica:0/task:0/device:CPU:0")
+    found = _HOST_DEVICES.get(id(ctx))
+    if found is None or found[0] is not ctx:
+        found = (ctx, registry.find(ctx, "/job:localhost/replica:0/task:0/device:CPU:0"))
+        _HOST_DEVICES.clear()
+        _HOST_DEVICES[id(ctx)] = found
+    return found[1]
+
+
+_HOST_DEVICES: dict = {}   # id(context) -> (context, its host CPU device): the context now, looked up once
 
 
 def _traced_spec(fn, input_spec):
@@ -782,7 +819,13 @@ def _call_eagerly(fn, element):
 
 
 def _check_arity(fn, count: int) -> None:
-    """TF's TypeError (found when it traces the function) when `fn` cannot take the element's `count` parts."""
+    """TF's TypeError (found when it traces the function) when `fn` cannot take the element's `count` parts;
+    a function found to take them is not inspected again for that count."""
+    try:
+        if count in _ARITIES_TAKEN.get(fn, ()):
+            return
+    except TypeError:   # not weakly referable: inspected every time
+        pass
     import inspect
     try:
         signature = inspect.signature(fn)
@@ -792,6 +835,13 @@ def _check_arity(fn, count: int) -> None:
         signature.bind(*range(count))
     except TypeError as error:
         raise element_errors.DefinitionError(f"{getattr(fn, '__name__', fn)}() {error}") from None
+    try:
+        _ARITIES_TAKEN.setdefault(fn, set()).add(count)
+    except TypeError:
+        pass
+
+
+_ARITIES_TAKEN = weakref.WeakKeyDictionary()   # function -> the part counts it was found to take
 
 
 def _host_value(value):
