@@ -109,3 +109,24 @@ def test_get_next_and_get_next_as_optional():
     with pytest.raises(tf.errors.OutOfRangeError, match="End of sequence"):
         iterator.get_next()
     assert iterator.element_spec == tf.TensorSpec([], tf.int64)
+
+
+def test_a_map_functions_arity_is_checked_for_every_part_count_it_meets():
+    """The check is remembered per function and part count (data/dataset.py _check_arity): a function that takes
+    one part is still refused, with TF's TypeError, for two."""
+    takes_one = lambda x: x * 2  # noqa: E731
+    assert [int(v) for v in tf.data.Dataset.range(3).map(takes_one)] == [0, 2, 4]
+    assert [int(v) for v in tf.data.Dataset.range(2).map(takes_one)] == [0, 2]
+    pairs = tf.data.Dataset.zip((tf.data.Dataset.range(2), tf.data.Dataset.range(2)))
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        list(pairs.map(takes_one))
+
+
+def test_elements_keep_their_arrays_or_copies_as_before():
+    """A writeable array a map returns is copied into its tensor; the dataset's own read-only copy is not."""
+    source = np.arange(6, dtype=np.float32).reshape(3, 2)
+    dataset = tf.data.Dataset.from_tensor_slices(source).map(lambda row: row + 1.0)
+    rows = [r.numpy() for r in dataset]
+    source[:] = -1.0
+    assert [r.tolist() for r in rows] == [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+    assert [r.numpy().tolist() for r in tf.data.Dataset.from_tensors(np.ones(2, np.float32))] == [[1.0, 1.0]]
