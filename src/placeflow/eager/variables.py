@@ -271,7 +271,10 @@ class _UnreadVariable(Variable):
         self.__dict__["_parent"] = parent
 
     def __getattr__(self, name):
-        return getattr(self.__dict__["_parent"], name)
+        parent = self.__dict__.get("_parent")
+        if parent is None:   # (while copy or pickle rebuild it)
+            raise AttributeError(name)
+        return getattr(parent, name)
 
     def __setattr__(self, name, value):
         setattr(self.__dict__["_parent"], name, value)

@@ -319,6 +319,7 @@ def _max_pool_grad(xp, x, *output_and_grad, ksize=(1, 1, 1, 1), strides=(1, 1, 1
 
 
 def _max_pool_grad_grad_grad(e, g):
+    """_MaxPoolGradGrad is linear in gg: its gradient routes g back as MaxPoolGrad does (zero for x)."""
     x = e.inputs[0]
     pooled = emit("MaxPool", (x,), x.dtype, dict(e.attrs))
     return [zeros_like(x), emit("MaxPoolGrad", (x, pooled, g), g.dtype, dict(e.attrs))]
