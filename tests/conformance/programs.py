@@ -790,6 +790,24 @@ def case_eager_assign_returns_the_variable_read_when_used(tf, env):
             "traced": float(traced()), "after_trace": float(r.numpy())}
 
 
+def case_variable_scatter_with_slices_that_name_no_dense_shape(tf, env):
+    """Variable.scatter_add/sub/update take IndexedSlices without a dense_shape (the variable's rows), duplicate
+    rows adding twice, eagerly and in a function."""
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    rows = tf.IndexedSlices(tf.constant([[1.0, 1.0], [2.0, 2.0], [4.0, 4.0]]), tf.constant([0, 2, 0]))
+    added = v.scatter_add(rows)
+    first = {"repr": repr(added), "value": v.numpy().tolist()}
+    v.scatter_sub(tf.IndexedSlices(tf.constant([[1.0, 0.5]]), tf.constant([1])))
+    v.scatter_update(tf.IndexedSlices(tf.constant([[9.0, 9.0]]), tf.constant([2])))
+
+    @tf.function
+    def traced():
+        v.scatter_add(tf.IndexedSlices(tf.constant([[0.25, 0.25]]), tf.constant([1])))
+        return v.read_value()
+
+    return {"first": first, "after": v.numpy().tolist(), "traced": traced().numpy().tolist()}
+
+
 def case_variable_slice_shape_mismatch(tf, env):
     v = tf.Variable([1.0, 2.0, 3.0])
     v[0:2].assign([1.0, 2.0, 3.0])

@@ -25,12 +25,15 @@ PARTIAL_UPDATES = frozenset({"_SliceAssignVariableOp"})  # ops writing part of a
 _UNIQUE_IDS = itertools.count(1)
 
 
-def _dense_rows(sparse_delta, method):
-    """The dense tensor of an IndexedSlices argument of Variable.<method>; TypeError for anything else."""
+def _dense_rows(sparse_delta, method, variable):
+    """The dense tensor of an IndexedSlices argument of Variable.<method>, of the variable's shape when the
+    slices name none (TF's scatter ops take the rows' indices only); TypeError for anything else."""
     from ..ops.indexed_slices import IndexedSlices
     if not isinstance(sparse_delta, IndexedSlices):
         raise TypeError(f"Variable.{method} takes tf.IndexedSlices; got {type(sparse_delta).__name__}: "
                         f"{sparse_delta!r}")
+    if sparse_delta.dense_shape is None:
+        sparse_delta = IndexedSlices(sparse_delta.values, sparse_delta.indices, list(variable.shape))
     return sparse_delta.dense()
 
 
@@ -199,16 +202,16 @@ class Variable(Trackable):
     # -- sparse updates (IndexedSlices: Keras's optimizers update an embedding's looked-up rows this way) --
     def scatter_add(self, sparse_delta, use_locking=False, name=None):
         """Add `sparse_delta` (IndexedSlices) to the rows it names; rows named twice get both."""
-        return self.assign_add(_dense_rows(sparse_delta, "scatter_add"), name=name)
+        return self.assign_add(_dense_rows(sparse_delta, "scatter_add", self), name=name)
 
     def scatter_sub(self, sparse_delta, use_locking=False, name=None):
         """Subtract `sparse_delta` (IndexedSlices) from the rows it names."""
-        return self.assign_sub(_dense_rows(sparse_delta, "scatter_sub"), name=name)
+        return self.assign_sub(_dense_rows(sparse_delta, "scatter_sub", self), name=name)
 
     def scatter_update(self, sparse_delta, use_locking=False, name=None):
         """Set the rows `sparse_delta` (IndexedSlices) names to its values."""
         from ..ops.emit import emit, expand_dims
-        _dense_rows(sparse_delta, "scatter_update")
+        _dense_rows(sparse_delta, "scatter_update", self)
         rows = expand_dims(sparse_delta.indices, -1)
         return self.assign(emit("TensorScatterUpdate", (self.read_value(), rows, sparse_delta.values)), name=name)
 
