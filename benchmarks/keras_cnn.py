@@ -141,6 +141,8 @@ def main() -> None:
     parser.add_argument("--only-keras-ms", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--serve-blocks", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.blocks and not args.tensorflow_python:
+        parser.error("--blocks compares with TensorFlow: give --tensorflow-python too")
     rng = np.random.default_rng(0)
     weights = initial_weights(rng)
     x_host = rng.normal(size=(args.batch, H, W, C)).astype(np.float32)
@@ -182,6 +184,7 @@ def main() -> None:
 
 
 def _block_ms(fn, steps) -> float:
+    """Milliseconds a step of `steps` calls of fn."""
     start = time.perf_counter()
     for _ in range(steps):
         fn()
@@ -202,8 +205,12 @@ def _compare_in_blocks(args, numpy_step, placeflow_step) -> None:
     child = subprocess.Popen([args.tensorflow_python, __file__, "--serve-blocks", "--batch", str(args.batch)],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
     try:
-        while child.stdout.readline().strip() != "ready":
-            pass
+        line = None
+        while line != "ready":
+            line = child.stdout.readline()
+            if not line:
+                raise SystemExit(f"the TensorFlow child ({args.tensorflow_python}) exited before its first step")
+            line = line.strip()
         times = {"NumPy": [], "placeflow": [], "TensorFlow": []}
         for _ in range(args.blocks):
             for name in times:
