@@ -10,7 +10,12 @@ import pytest
 
 from placeflow.memory import host_malloc
 
-pytestmark = pytest.mark.skipif(not host_malloc._is_glibc(), reason="glibc's malloc only (this host has another)")
+def _has_mallinfo2() -> bool:
+    import ctypes
+    return host_malloc._is_glibc() and hasattr(ctypes.CDLL(None), "mallinfo2")
+
+
+pytestmark = pytest.mark.skipif(not _has_mallinfo2(), reason="glibc 2.33 or later only (mallinfo2 reads the heap)")
 
 _PROBE = textwrap.dedent("""
     import ctypes, json
