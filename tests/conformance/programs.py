@@ -808,6 +808,33 @@ def case_variable_scatter_with_slices_that_name_no_dense_shape(tf, env):
     return {"first": first, "after": v.numpy().tolist(), "traced": traced().numpy().tolist()}
 
 
+def case_gradients_at_zeros_and_kinks(tf, env):
+    """Gradients where a formula would divide by zero or a branch meets another: reduce_prod and cumprod with
+    zero entries (TF's zero-safe forms), selu, elu and leaky_relu at 0, sigmoid cross-entropy at logit 0."""
+    def grad(f, x):
+        x = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        return np.round(tape.gradient(y, x).numpy(), 5).tolist()
+
+    block = [[[2.0, 0.0], [3.0, 4.0]], [[0.0, 5.0], [1.0, 2.0]]]
+    return {
+        "prod_one_zero": grad(tf.reduce_prod, [2.0, 0.0, 3.0]),
+        "prod_two_zeros": grad(tf.reduce_prod, [0.0, 0.0, 3.0]),
+        "prod_axes_0_2": grad(lambda x: tf.reduce_sum(tf.reduce_prod(x, axis=[0, 2]) * [1.0, 10.0]), block),
+        "prod_axis_1_keepdims": grad(lambda x: tf.reduce_sum(tf.reduce_prod(x, axis=1, keepdims=True)), block),
+        "cumprod": grad(lambda x: tf.reduce_sum(tf.math.cumprod(x)), [1.0, 2.0, 0.0, 3.0]),
+        "cumprod_exclusive_reverse": grad(lambda x: tf.reduce_sum(tf.math.cumprod(x, exclusive=True, reverse=True)
+                                                                  * [1.0, 2.0, 3.0, 4.0]), [1.0, 0.0, 2.0, 3.0]),
+        "selu": grad(lambda x: tf.reduce_sum(tf.nn.selu(x)), [-1.0, 0.0, 1.0]),
+        "elu": grad(lambda x: tf.reduce_sum(tf.nn.elu(x)), [-1.0, 0.0, 1.0]),
+        "leaky_relu": grad(lambda x: tf.reduce_sum(tf.nn.leaky_relu(x)), [-1.0, 0.0, 1.0]),
+        "sigmoid_xent": grad(lambda x: tf.reduce_sum(tf.nn.sigmoid_cross_entropy_with_logits(
+            labels=[0.0, 1.0, 1.0, 0.0], logits=x)), [-1.0, 0.0, 5.0, 0.0]),
+    }
+
+
 def case_variable_slice_shape_mismatch(tf, env):
     v = tf.Variable([1.0, 2.0, 3.0])
     v[0:2].assign([1.0, 2.0, 3.0])

@@ -4,7 +4,7 @@ from ..eager.execute import execute
 from ..framework import dtypes, errors
 from .axis_args import axis_arg, rank_of
 from ..eager.convert import convert_to_tensor
-from .array_ops import transpose
+from .array_ops import transpose, zeros_like
 from . import math_ops
 from .math_ops import sigmoid, tanh  # noqa: F401 - also public under nn
 from . import nn_experimental as experimental  # noqa: F401 - tf.nn.experimental
@@ -187,8 +187,11 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     if tuple(labels.shape) != tuple(logits.shape):
         raise ValueError(f"logits and labels must have the same shape ({tuple(logits.shape)} vs "
                          f"{tuple(labels.shape)})")
-    relu_logits = math_ops.maximum(logits, 0.0)
-    return relu_logits - logits * labels + math_ops.log1p(math_ops.exp(-math_ops.abs(logits)))
+    zeros = zeros_like(logits)
+    positive = math_ops.greater_equal(logits, zeros)   # TF's selects, so that its gradient at 0 is TF's too
+    relu_logits = math_ops.where(positive, logits, zeros)
+    neg_abs_logits = math_ops.where(positive, -logits, logits)
+    return relu_logits - logits * labels + math_ops.log1p(math_ops.exp(neg_abs_logits))
 
 
 def moments(x, axes, shift=None, keepdims=False, name=None):

@@ -284,13 +284,16 @@ def _cumsum_grad(e, g):
                                        "reverse": not attrs.get("reverse", False)})]
 
 
-def _cumprod_grad(e, g):  # TensorFlow's formula (undefined where an input is 0, as there)
+def _cumprod_grad(e, g):
+    """TensorFlow's formula: the reversed cumulative sum of product * g, divided by x with no NaN (0 where x is
+    0, as TF's div_no_nan gives)."""
     attrs = e.attrs
     x, product = e.inputs[0], e.outputs[0]
     summed = emit("Cumsum", (product * g,), attrs={"axis": attrs.get("axis", 0),
                                                    "exclusive": attrs.get("exclusive", False),
                                                    "reverse": not attrs.get("reverse", False)})
-    return [summed / x]
+    zero = compare("Equal", x, zeros_like(x))
+    return [where(zero, zeros_like(summed), summed / where(zero, ones_like(x), x))]
 
 
 @define("Cumsum", NUMBERS, shape=rules.same, grad=_cumsum_grad)
@@ -465,8 +468,22 @@ def _extremum_grad(e, g):
 
 
 def _prod_grad(e, g):
-    """d prod / d x = prod / x (inputs must be non-zero; TensorFlow's zero-safe form is not implemented)."""
-    return [_expand_back(e, g) * _expand_back(e, e.outputs[0]) / e.inputs[0]]
+    """d prod / d x = the product of the other entries reduced with x (TensorFlow's zero-safe form: exclusive
+    cumulative products from both ends, not prod / x)."""
+    return [_expand_back(e, g) * _product_of_others(e.inputs[0], _reduced_axes(e))]
+
+
+def _product_of_others(x, axes):
+    """Each entry's product of the other entries over `axes`: along the last axis, the entries before it times
+    those after it; over more axes, that times the others' whole products along it over the remaining axes."""
+    if not axes:
+        return ones_like(x)
+    last = {"axis": axes[-1], "exclusive": True}
+    along = emit("Cumprod", (x,), attrs=last) * emit("Cumprod", (x,), attrs=dict(last, reverse=True))
+    if len(axes) == 1:
+        return along
+    whole = emit("Prod", (x,), attrs={"axis": (axes[-1],), "keepdims": True})
+    return along * _product_of_others(whole, axes[:-1])
 
 
 _EMPTY_IDENTITY = {"max": "lowest", "min": "highest"}

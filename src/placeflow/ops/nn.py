@@ -69,8 +69,14 @@ def _elu(xp, a):
     return xp.where(a > 0, a, xp.expm1(xp.minimum(a, 0))).astype(a.dtype, copy=False)
 
 
-@define("Selu", FLOATS, shape=rules.same,
-        grad=lambda e, g: [_where_positive(e.inputs[0], g * SELU_SCALE, g * (e.outputs[0] + SELU_SCALE * SELU_ALPHA))])
+def _selu_grad(e, g):
+    """TF's SeluGrad: the negative branch where the output is below 0 (so at 0 the slope is the scale)."""
+    out = e.outputs[0]
+    return [emit("SelectV2", (emit("Less", (out, zeros_like(out))), g * (out + SELU_SCALE * SELU_ALPHA),
+                              g * SELU_SCALE))]
+
+
+@define("Selu", FLOATS, shape=rules.same, grad=_selu_grad)
 def _selu(xp, a):
     negative = SELU_SCALE * SELU_ALPHA * xp.expm1(xp.minimum(a, 0))
     return xp.where(a > 0, SELU_SCALE * a, negative).astype(a.dtype, copy=False)
