@@ -835,6 +835,27 @@ def case_gradients_at_zeros_and_kinks(tf, env):
     }
 
 
+def case_gradients_of_sign_abs_and_angle(tf, env):
+    """Sign's gradient is zeros (not None); ComplexAbs's is g z / |z| (0 at 0), Angle's -g / (Im z + i Re z)."""
+    def grad(f, x):
+        x = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        g = tape.gradient(y, x)
+        return None if g is None else np.round(np.asarray(g.numpy()).astype(np.complex128), 5).ravel().tolist()
+
+    z = [1 + 1j, 0j, -2 + 0.5j]
+    parts = lambda g: None if g is None else [[v.real, v.imag] for v in g]  # noqa: E731
+    return {
+        "sign": parts(grad(lambda x: tf.reduce_sum(tf.sign(x) * 3.0), [0.0, -2.0, 5.0])),
+        "abs_of_complex_parts": parts(grad(lambda x: tf.reduce_sum(tf.abs(tf.complex(x, 2.0 * x))), [0.0, 1.0, -3.0])),
+        "abs_complex": parts(grad(lambda x: tf.reduce_sum(tf.abs(x) * [1.0, 2.0, 3.0]), np.array(z, np.complex64))),
+        "angle_complex": parts(grad(lambda x: tf.reduce_sum(tf.math.angle(x) * [1.0, 2.0, 3.0]),
+                                    np.array([1 + 1j, -1j, -2 + 0.5j], np.complex64))),
+    }
+
+
 def case_variable_slice_shape_mismatch(tf, env):
     v = tf.Variable([1.0, 2.0, 3.0])
     v[0:2].assign([1.0, 2.0, 3.0])

@@ -177,7 +177,10 @@ CASES = {
                            [distinct(3, 2)]),
     "_BatchGather": (lambda x: tf.gather(x, [[2, 0], [1, 1], [0, 0]], batch_dims=1) * tf.constant(W32),
                      [signed(3, 3)]),
-    "UnsortedSegmentProd": (None, []), "Angle": (None, []), "ComplexAbs": (None, []),  # not implemented: they raise
+    "UnsortedSegmentProd": (None, []),  # not implemented: it raises
+    "Angle": (lambda x, y: tf.math.angle(tf.complex(x, y)) * tf.constant(W32), [signed(3, 2), signed(3, 2)]),
+    "ComplexAbs": (lambda x, y: tf.abs(tf.complex(x, y)) * tf.constant(W32), [signed(3, 2), signed(3, 2)]),
+    "Sign": (lambda x: tf.sign(x) * tf.constant(W32), [signed(3, 2)]),   # zeros (TF), as differences away from 0
     "Complex": (lambda x, y: _complex_parts(tf, tf.complex(x, y)), [signed(3, 2), signed(3, 2)]),
     "Real": (lambda x, y: _complex_parts(tf, tf.complex(x, y)), [signed(3, 2), signed(3, 2)]),
     "Imag": (lambda x, y: _complex_parts(tf, tf.complex(x, y)), [signed(3, 2), signed(3, 2)]),

@@ -195,7 +195,8 @@ _unary("Neg", lambda xp, a: xp.negative(a), FLOATS | COMPLEX | SIGNED_INTS, lamb
        ufunc="negative", grad_reads=SHAPES_ONLY)
 _unary("Abs", lambda xp, a: xp.abs(a), FLOATS | SIGNED_INTS, lambda e, g: [g * emit("Sign", (e.inputs[0],))],
        ufunc="absolute")
-_unary("Sign", lambda xp, a: xp.sign(a), FLOATS | SIGNED_INTS, ufunc="sign")
+_unary("Sign", lambda xp, a: xp.sign(a), FLOATS | SIGNED_INTS, lambda e, g: [zeros_like(g)],  # TF: zeros
+       ufunc="sign", grad_reads=SHAPES_ONLY)
 _unary("Square", lambda xp, a: xp.square(a), grad=lambda e, g: [g * 2.0 * e.inputs[0]], foldable=True, ufunc="square",
        grad_reads=INPUTS_ONLY)
 _unary("Exp", lambda xp, a: xp.exp(a), INEXACT, lambda e, g: [g * e.outputs[0]], ufunc="exp",
