@@ -856,6 +856,49 @@ def case_gradients_of_sign_abs_and_angle(tf, env):
     }
 
 
+def case_ragged_reductions(tf, env):
+    """tf.reduce_* of a RaggedTensor over the rows, the ragged axis, an inner axis, several and all axes, with and
+    without keepdims (empty rows give each reduction's identity; an integer mean is float64), and what raises."""
+    def show(r):
+        if hasattr(r, "to_list"):
+            return ["ragged", r.to_list(), r.dtype.name]
+        return [list(r.shape), np.asarray(r.numpy()).tolist(), r.dtype.name]
+
+    def outcome(fn):
+        try:
+            return show(fn())
+        except Exception as error:  # noqa: BLE001 - the class is the outcome
+            return type(error).__name__
+
+    rt = tf.ragged.constant([[1.0, 2.0], [3.0], [], [4.0, 5.0, 6.0]])
+    r3 = tf.ragged.constant([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0]]], ragged_rank=1)
+    flags = tf.ragged.constant([[True, False], [], [True]])
+    ints = tf.ragged.constant([[1, 2], [3]])
+    results = {}
+    for reduction in ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min"):
+        for axis in (None, 0, 1, -1, (0, 1), 2):
+            for keepdims in (False, True):
+                results[f"{reduction} {axis} {keepdims}"] = outcome(
+                    lambda: getattr(tf, reduction)(rt, axis=axis, keepdims=keepdims))
+    results.update({
+        "prod 1": outcome(lambda: tf.math.reduce_prod(rt, axis=1)),
+        "prod 0": outcome(lambda: tf.math.reduce_prod(rt, axis=0)),
+        "r3 sum 2": outcome(lambda: tf.reduce_sum(r3, axis=2)),
+        "r3 sum 1": outcome(lambda: tf.reduce_sum(r3, axis=1)),
+        "r3 sum 0": outcome(lambda: tf.reduce_sum(r3, axis=0)),
+        "r3 mean 1 2": outcome(lambda: tf.reduce_mean(r3, axis=[1, 2])),
+        "r3 max 2 keepdims": outcome(lambda: tf.reduce_max(r3, axis=2, keepdims=True)),
+        "all 1": outcome(lambda: tf.reduce_all(flags, axis=1)),
+        "any 1": outcome(lambda: tf.reduce_any(flags, axis=1)),
+        "all": outcome(lambda: tf.reduce_all(flags)),
+        "any 0": outcome(lambda: tf.reduce_any(flags, axis=0)),
+        "int sum 1": outcome(lambda: tf.reduce_sum(ints, axis=1)),
+        "int mean 1": outcome(lambda: tf.reduce_mean(ints, axis=1)),
+        "int mean": outcome(lambda: tf.reduce_mean(ints)),
+    })
+    return results
+
+
 def case_variable_slice_shape_mismatch(tf, env):
     v = tf.Variable([1.0, 2.0, 3.0])
     v[0:2].assign([1.0, 2.0, 3.0])

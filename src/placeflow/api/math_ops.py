@@ -248,7 +248,13 @@ def _axis(axis):
     return axis_arg(axis)
 
 
+_RAGGED_KINDS = {"Sum": "sum", "Mean": "mean", "Max": "max", "Min": "min", "Prod": "prod", "All": "all", "Any": "any"}
+
+
 def _reduce(op: str, x, axis, keepdims, name):
+    if getattr(x, "_is_ragged_tensor", False):
+        from .ragged_reduce import reduce
+        return reduce(_RAGGED_KINDS[op], x, axis, keepdims, name)
     x = convert_to_tensor(x)
     attrs = {"axis": _axis(axis), "keepdims": bool(keepdims)}
     check_axes(attrs["axis"], rank_of(x), op, "Invalid reduction dimension ({axis} for input with {rank} "

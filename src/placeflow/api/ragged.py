@@ -54,6 +54,8 @@ class RaggedTensor:
     """Rows of different lengths: `values` and `row_splits` (row i is values[row_splits[i]:row_splits[i+1]]);
     `values` is a RaggedTensor itself when there are more ragged dimensions."""
 
+    _is_ragged_tensor = True   # tells math_ops' reductions to reduce it as one (api/ragged_reduce.py)
+
     def __init__(self, values, row_splits, internal=False, uniform_row_length=None):
         if not internal:
             raise ValueError("RaggedTensor constructor is private; please use one of the factory methods instead "
