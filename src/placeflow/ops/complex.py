@@ -34,6 +34,8 @@ define("Imag", COMPLEX, shape=rules.same, dtype=_part_dtype, complex_convention=
        grad=lambda e, g: [_complex(g * 0.0, g)])(lambda xp, a: xp.imag(a).copy())
 define("Conj", COMPLEX, shape=rules.same, complex_convention=True, grad=lambda e, g: [emit("Conj", (g,), g.dtype)])(
     lambda xp, a: xp.conj(a))
+
+
 def _angle_grad(e, g):
     """TF's rule: -g / (Im(z) + i Re(z))."""
     z = e.inputs[0]
