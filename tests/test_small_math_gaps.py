@@ -65,3 +65,15 @@ def test_scalar_mul_errors():
     with pytest.raises(TypeError):
         tf.math.scalar_mul(2.5, tf.constant([[1, 2], [3, 4]]))
     assert tf.math.scalar_mul(2, tf.constant([[1.0, 2.0]])).numpy().tolist() == [[2.0, 4.0]]
+
+
+def test_unsorted_segment_counts_known_only_when_the_graph_runs_are_refused_by_name():
+    """A count placeflow knows while building (a constant, a static shape) works in a function; one computed by
+    the graph is refused with NotImplementedError naming it, not a TypeError from int()."""
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def segments(x):
+        return tf.math.unsorted_segment_sum(x, tf.zeros_like(x, tf.int32), tf.shape(x)[0])
+
+    with pytest.raises(NotImplementedError, match="num_segments=.*computed by the graph being built"):
+        segments.get_concrete_function()

@@ -899,6 +899,22 @@ def case_ragged_reductions(tf, env):
     return results
 
 
+def case_ragged_reductions_and_segment_counts_in_a_function(tf, env):
+    """The ragged reductions inside tf.function, and unsorted_segment_sum counting segments with tf.shape there."""
+    @tf.function
+    def reduced():
+        rt = tf.ragged.constant([[1.0, 2.0], [3.0], [], [4.0, 5.0, 6.0]])
+        return (tf.reduce_sum(rt, axis=1), tf.reduce_mean(rt), tf.reduce_max(rt, axis=0),
+                tf.reduce_mean(rt, axis=0, keepdims=True), tf.reduce_any(rt > 4.0, axis=1))
+
+    @tf.function
+    def segments(x):
+        return tf.math.unsorted_segment_sum(x, [0, 2, 0], tf.shape(x)[0])
+
+    return {"reduced": [t.numpy().tolist() for t in reduced()],
+            "segments": segments(tf.constant([1.0, 2.0, 3.0])).numpy().tolist()}
+
+
 def case_variable_slice_shape_mismatch(tf, env):
     v = tf.Variable([1.0, 2.0, 3.0])
     v[0:2].assign([1.0, 2.0, 3.0])

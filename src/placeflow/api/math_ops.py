@@ -547,7 +547,19 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 
 def _unsorted_segments(op, data, segment_ids, num_segments, name):
     data, ids = convert_to_tensor(data), convert_to_tensor(segment_ids)
-    return execute(op, (data, ids), data.dtype, {"num_segments": int(num_segments)}, name=name)
+    return execute(op, (data, ids), data.dtype, {"num_segments": _segment_count(op, num_segments)}, name=name)
+
+
+def _segment_count(op, num_segments) -> int:
+    """num_segments as an int: a Python number, or a tensor whose value is known while the graph is built (a
+    constant, or a shape placeflow knows statically); TF also takes one computed when the graph runs."""
+    from .array_ops import get_static_value
+    known = get_static_value(num_segments)
+    if known is None:
+        raise NotImplementedError(
+            f"{op} with num_segments={num_segments!r}, computed by the graph being built, is not implemented in "
+            "placeflow: its kernels need the count while the graph is built. Pass a Python int or a constant.")
+    return int(known)
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):

@@ -75,8 +75,12 @@ def _across_rows(kind, rt):
     rows = rt.value_rowids()
     positions = array_ops.range(array_ops.shape(rows, out_type=rows.dtype)[0], dtype=rows.dtype) - gather(
         rt.row_splits, rows)
-    lengths = rt.row_lengths()
-    longest = math_ops.reduce_max(array_ops.concat([lengths, array_ops.zeros_like(lengths[:1])], 0))
+    splits = array_ops.get_static_value(rt.row_splits)   # the longest row, while a graph is built too
+    if splits is not None:
+        longest = int(max(splits[1:] - splits[:-1], default=0))
+    else:
+        lengths = rt.row_lengths()
+        longest = math_ops.reduce_max(array_ops.concat([lengths, array_ops.zeros_like(lengths[:1])], 0))
     return getattr(math_ops, _SEGMENT_OPS[kind])(rt.values, positions, longest)
 
 
