@@ -915,6 +915,21 @@ def case_ragged_reductions_and_segment_counts_in_a_function(tf, env):
             "segments": segments(tf.constant([1.0, 2.0, 3.0])).numpy().tolist()}
 
 
+def case_ragged_variance_and_std(tf, env):
+    """tf.math.reduce_variance and reduce_std of a RaggedTensor over each axis, with and without keepdims (an
+    empty row is NaN; integers give float64)."""
+    rt = tf.ragged.constant([[1.0, 2.0], [3.0], [], [4.0, 5.0, 6.0]])
+    results = {}
+    for name in ("reduce_variance", "reduce_std"):
+        for axis in (None, 0, 1, -1):
+            for keepdims in (False, True):
+                value = getattr(tf.math, name)(rt, axis=axis, keepdims=keepdims)
+                results[f"{name} {axis} {keepdims}"] = np.round(value.numpy().astype(np.float64), 5).tolist()
+    ints = tf.math.reduce_variance(tf.ragged.constant([[1, 2]]))
+    results["ints"] = [float(ints.numpy()), ints.dtype.name]
+    return results
+
+
 def case_variable_slice_shape_mismatch(tf, env):
     v = tf.Variable([1.0, 2.0, 3.0])
     v[0:2].assign([1.0, 2.0, 3.0])

@@ -469,6 +469,9 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """Mean squared deviation from the mean over `axis`."""
+    if getattr(input_tensor, "_is_ragged_tensor", False):
+        from .ragged_reduce import variance
+        return variance(input_tensor, axis, keepdims)
     x = convert_to_tensor(input_tensor)
     if not x.dtype.is_floating:
         raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype.name}.")

@@ -1,5 +1,5 @@
 """Reductions of a RaggedTensor (tf.reduce_sum, reduce_mean, reduce_max, reduce_min, reduce_prod, reduce_all,
-reduce_any), as TensorFlow's ragged dispatch computes them: the axes one at a time from the last; along the
+reduce_any, and tf.math.reduce_variance and reduce_std), as TensorFlow's ragged dispatch computes them: the axes one at a time from the last; along the
 ragged axis a segment reduction of each row's values (an empty row gives the reduction's identity: 0, 1, the
 dtype's lowest or highest value, True or False); along the rows (axis 0) a segment reduction of the values at
 each position; a mean is the sum over the count of values summed (in float64 for integers, as TF)."""
@@ -32,6 +32,14 @@ def reduce(kind: str, rt, axis, keepdims: bool, name=None):
         reduced = reduce("prod" if kind == "all" else "sum", counted, axes, keepdims)
         return math_ops.cast(reduced, dtypes.bool) if kind == "all" else math_ops.greater(reduced, 0)
     return _reduce_axes(kind, rt, axes, keepdims)
+
+
+def variance(rt, axis, keepdims: bool):
+    """tf.math.reduce_variance of a RaggedTensor as TF's ragged dispatch computes it: the mean of the squares less
+    the square of the mean (reduce_std is its square root; integers in float64, as their means)."""
+    from . import math_ops
+    squares = rt.with_values(math_ops.square(rt.values))
+    return reduce("mean", squares, axis, keepdims) - math_ops.square(reduce("mean", rt, axis, keepdims))
 
 
 def _axes(axis, rank: int) -> list:
