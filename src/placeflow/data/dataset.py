@@ -677,44 +677,31 @@ def _as_tensors(element, device="/cpu:0"):
     """The element's arrays as tensors on `device`. A read-only host array (the dataset's own copy of its
     source data, or a view of it) becomes a host tensor without a copy: nothing can change it, and a view is
     never written into (runtime/forwarding.py); other arrays are copied, as tf.constant does (under a scope of
-    `device`, entered only for them)."""
+    `device`, entered only when there are some)."""
     from ..eager.tensor import EagerTensor
     host = _host_device() if _on_host(device) else None
-    copies = []
+    copied = []
 
-    def convert(x):
+    def view(x):
         if isinstance(x, (EagerTensor, Dataset)) or x is None:
             return x
-        if host is not None and x.__class__ is np.ndarray and not x.flags.writeable and x.dtype.kind in "biufc":
-            return EagerTensor(x.view(), host)
-        copies.append(x)
-        return _PENDING
-
-    converted = _map_structure(convert, element)
-    if not copies:
-        return converted
-    return _with_copies(element, device)
-
-
-_PENDING = object()   # a leaf _as_tensors converts under the device's scope
-
-
-def _with_copies(element, device):
-    from ..api.device import device as device_scope
-    from ..eager.convert import constant
-    from ..eager.tensor import EagerTensor
-    host = _host_device() if _on_host(device) else None
-
-    def convert(x):
-        if isinstance(x, (EagerTensor, Dataset)) or x is None:
-            return x
-        if composite.is_host_composite(x):
-            return composite.to_value(x)
         if host is not None and isinstance(x, np.ndarray) and not x.flags.writeable and x.dtype.kind in "biufc":
             return EagerTensor(x.view(), host)
-        return constant(x)
+        copied.append(x)
+        return x
+
+    viewed = _map_structure(view, element)
+    if not copied:
+        return viewed
+    from ..api.device import device as device_scope
+    from ..eager.convert import constant
+
+    def copy(x):
+        if isinstance(x, (EagerTensor, Dataset)) or x is None:
+            return x
+        return composite.to_value(x) if composite.is_host_composite(x) else constant(x)
     with device_scope(device):
-        return _map_structure(convert, element)
+        return _map_structure(copy, viewed)
 
 
 def _on_host(device) -> bool:
